@@ -1,6 +1,16 @@
 // Cursor files: "in this store, on this stream, for this filter, after position N". The stream is
 // part of the cursor so a journal position can never be read as a timeline position.
-import { accessSync, constants, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  readlinkSync,
+  renameSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CmError } from '../errors.js';
 import { readUserFile } from '../ground/user-file.js';
@@ -48,6 +58,35 @@ export function readCursorFile(path: string, stream: Stream): HistoryCursor | un
     );
   }
   return cursor as HistoryCursor;
+}
+
+/**
+ * The file a --cursor-file path names: the path itself, or for a link the file the link leads to
+ * (made there on the first save when it does not exist yet), so that the atomic replace below
+ * writes there and leaves the link a link: a rename over the link would put a plain file in its
+ * place, and the file it named would stop moving. A link into a directory that does not exist is
+ * refused, naming where it leads.
+ */
+export function cursorFileTarget(path: string): string {
+  let target = path;
+  // A chain of links is followed as the system would (it gives up after 40).
+  for (let hops = 0; hops < 40; hops++) {
+    let stats: Stats;
+    try {
+      stats = lstatSync(target);
+    } catch {
+      break;
+    }
+    if (!stats.isSymbolicLink()) return target;
+    target = resolve(dirname(target), readlinkSync(target));
+  }
+  if (target === path) return path;
+  if (!existsSync(dirname(target)))
+    throw new CmError(
+      'usage',
+      `The cursor file ${path} is a link to ${target}, which does not exist and cannot be made: its directory does not exist. Nothing was read; give --cursor-file another path.`,
+    );
+  return target;
 }
 
 /** Replaced atomically, so a crash leaves the old cursor or the new one, never half of one. */

@@ -2,6 +2,7 @@
 // words, its flags — and every flag that command does not take refused by name, before anything
 // runs. Pure: no fs, no output.
 import { CmError } from '../errors.js';
+import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../limits.js';
 import {
   type CommandSpec,
   commandSpec,
@@ -198,4 +199,16 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
   }
   const letters = typed.replace(/^-+/, '').length;
   return best && best.distance <= Math.max(1, Math.floor(letters / 3)) ? ` Did you mean ${best.candidate}?` : '';
+}
+
+/** --limit of a page of a listing (sessions, log, timeline): checked here, so the refusal names the flag as typed. */
+export function pageLimitFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const limit = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(limit >= PAGE_LIMIT_MIN && limit <= PAGE_LIMIT_MAX))
+    throw new CmError(
+      'usage',
+      `--limit must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(text)}.`,
+    );
+  return limit;
 }

@@ -4,7 +4,7 @@
 // asked of a running host calls the CLI in-process (support/cli-in-process.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ended, HELLO, piEnv, SIMPLE, childHost, stopHost } from '../support/agents-drill-kit.js';
@@ -116,6 +116,21 @@ describe('what a person types', { timeout: 120_000 }, () => {
     } finally {
       await stopHost(child);
     }
+  });
+
+  it('--limit out of its range is refused naming the flag as typed, by sessions, log and timeline alike', async () => {
+    const home = tempHome('limit-range');
+    assert.equal((await runCliInProcess(['note', 'one', '--home', home])).code, 0);
+    for (const command of ['sessions', 'log', 'timeline'])
+      for (const limit of ['0', '101', 'ten']) {
+        const refused = await runCliInProcess([command, '--limit', limit, '--home', home]);
+        assert.equal(refused.code, 2, `${command} --limit ${limit}: ${refused.stderr}`);
+        assert.equal(
+          refused.stderr,
+          `common-memory: --limit must be a whole number from 1 to 100, not "${limit}".\n`,
+          `${command} --limit ${limit}`,
+        );
+      }
   });
 
   it('--limit with --follow is refused: one page and stop cannot be followed (it was ignored)', async () => {
@@ -237,6 +252,34 @@ describe('what a person types', { timeout: 120_000 }, () => {
     assert.equal(directory.code, 2, directory.stderr);
     assert.match(JSON.parse(directory.stderr).error.message, /is not a regular file/);
     assert.doesNotMatch(directory.stderr, /EISDIR/);
+  });
+
+  it('a cursor file that is a link is read and saved through the link; a link to nowhere is refused', async () => {
+    const home = tempHome('cursor-link');
+    assert.equal((await runCli(['note', 'one', '--home', home])).code, 0);
+    const real = join(dirname(home), 'real.cursor');
+    const link = join(dirname(home), 'link.cursor');
+    symlinkSync(real, link);
+    const first = await runCliInProcess(['log', '--cursor-file', link, '--home', home, '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
+    assert.equal(JSON.parse(readFileSync(real, 'utf8')).after, 1, 'the position went to the file the link names');
+    assert.equal((await runCliInProcess(['note', 'two', '--home', home])).code, 0);
+    const next = await runCliInProcess(['log', '--cursor-file', link, '--home', home, '--json']);
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(next.stdout.trim().split('\n').length, 1, 'only what came after the saved position');
+    assert.equal(JSON.parse(readFileSync(real, 'utf8')).after, 2);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    const nowhere = join(dirname(home), 'nowhere.cursor');
+    symlinkSync(join(dirname(home), 'no-such-dir', 'x'), nowhere);
+    const refused = await runCliInProcess(['log', '--cursor-file', nowhere, '--home', home]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(refused.stdout, '');
+    assert.match(
+      refused.stderr,
+      /nowhere\.cursor is a link to .*no-such-dir\/x, which does not exist and cannot be made/,
+    );
+    assert.ok(lstatSync(nowhere).isSymbolicLink(), 'the link was left as it was');
   });
 
   it('an operation\'s state reads once: "rejected", never "rejected (rejected)"', () => {

@@ -126,6 +126,26 @@ describe('memory commands at 80 columns', () => {
     }
   });
 
+  it('prepare and retire: what to do next fits, the approve command whole on a line of its own', async () => {
+    const review = await json('memory', 'review');
+    const candidate = (review.candidates as { candidateId: string }[])[0]!;
+    const entries = (await json('memory', 'search', 'named exports')).results as { entryId: string }[];
+    for (const args of [
+      ['memory', 'prepare', candidate.candidateId],
+      ['memory', 'retire', entries[0]!.entryId],
+    ]) {
+      const shown = await run(...args);
+      assert.equal(shown.code, 0, shown.stderr);
+      const next = afterDiff(shown.stdout);
+      const planId = /^plan (plan-\S+)/m.exec(shown.stdout)?.[1];
+      const digest = /^digest (\S+)/m.exec(shown.stdout)?.[1];
+      assert.ok(planId && digest, shown.stdout);
+      const command = `  common-memory memory approve ${planId} --digest ${digest}`;
+      assert.ok(next.split('\n').includes(command), `the command is whole on its own line:\n${next}`);
+      assert.deepEqual(wide(next.replace(command, '')), [], `${args.join(' ')}:\n${next}`);
+    }
+  });
+
   it('approve and promote fit too', async () => {
     const candidates = (await json('memory', 'review')).candidates as { candidateId: string }[];
     const plan = await json('memory', 'prepare', candidates[0]!.candidateId);

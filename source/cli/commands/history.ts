@@ -7,10 +7,11 @@ import { FOLLOW_BACKOFF_MAX_MS, FOLLOW_POLL_MS, PAGE_LIMIT_DEFAULT } from '../..
 import type { Application } from '../../api/application.js';
 import { isUuid, type HistoryCursor, type Page, type PageRequest, type Stream } from '../../api/common.js';
 import type { JournalRow, TimelineRow } from '../../api/history.js';
-import { assertCursorDirectory, readCursorFile, writeCursorFile } from '../cursor-file.js';
+import { assertCursorDirectory, cursorFileTarget, readCursorFile, writeCursorFile } from '../cursor-file.js';
 import { agentIdFor } from '../agent-names.js';
 import { messageText } from '../../message-text.js';
 import { preview, type Output } from '../output.js';
+import { pageLimitFlag } from '../parse.js';
 
 export interface HistoryOptions {
   home: string;
@@ -87,9 +88,11 @@ export async function runHistory(options: HistoryOptions, out: Output): Promise<
       'usage',
       '--limit prints one page and stops; --follow never stops. Give one of them; nothing was read.',
     );
+  // A cursor file that is a link is the file it names, read and replaced there: the link stays.
+  if (options.cursorFile) options = { ...options, cursorFile: cursorFileTarget(options.cursorFile) };
   const start = startingCursor(options);
   const explicitLimit = options.limit !== undefined;
-  const limit = explicitLimit ? wholeNumber(options.limit!, 'limit') : PAGE_LIMIT_DEFAULT;
+  const limit = pageLimitFlag(options.limit) ?? PAGE_LIMIT_DEFAULT;
   let after = start.after;
   let storeId = start.storeId;
   let agentId = start.agentId;

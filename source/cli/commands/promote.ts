@@ -36,8 +36,9 @@ export async function withWrite<T>(
 export async function memoryConfirm(home: string, args: string[], out: Output): Promise<number> {
   const usage =
     'Give the candidate and the statement: common-memory memory confirm <candidate-id> <statement-id> (memory review lists both).';
-  const candidateId = wholeMemoryId(home, 'candidate', need(args[0], usage));
+  const typed = need(args[0], usage);
   const statementId = need(args[1], usage);
+  const candidateId = wholeMemoryId(home, 'candidate', typed);
   const result = await withWrite(home, (app) => app.memoryConfirm({ candidateId, statementId, cwd: process.cwd() }));
   const stays = result.quarantined
     ? `; the candidate stays quarantined: its blocking finding keeps it from being promoted (memory discard ${candidateId})`
@@ -89,12 +90,7 @@ export async function memoryPrepare(
       cwd: process.cwd(),
     }),
   );
-  out.result(plan, () =>
-    planWithDiff(
-      plan,
-      `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
-    ),
-  );
+  out.result(plan, () => planWithDiff(plan, 'read the diff above; to approve exactly these bytes:'));
   return EXIT.ok;
 }
 
@@ -152,8 +148,8 @@ async function preparePatch(
   out.result(plan, () =>
     planWithDiff(
       plan,
+      'read the diff above; to approve exactly these bytes:',
       'nothing is written or removed yet; git keeps the history of every file once committed',
-      `read the diff above; to approve exactly these bytes: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
   );
   return EXIT.ok;
@@ -184,8 +180,8 @@ export async function memoryRetire(
   out.result(plan, () =>
     planWithDiff(
       plan,
+      'read the removal above; to approve exactly it:',
       `nothing is removed yet; ${retiredTextStays(plan)}`,
-      `read the removal above; to approve exactly it: common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
     ),
   );
   return EXIT.ok;
@@ -413,10 +409,22 @@ export function scopeOption(scope: string | undefined): 'project' | 'user' | und
   return scope;
 }
 
-/** A plan as prepare and retire print it: what it writes, its diff, then what to do next. */
+/**
+ * A plan as prepare and retire print it: what it writes, its diff, where the text stays, then the
+ * command that approves it, whole on a line of its own (longer than 80 columns, to be copied); the
+ * rest at 80 columns.
+ */
 // The diff as the person approving reads it: a removed hand-written file may hold terminal escapes.
-const planWithDiff = (plan: MemoryPlanView, ...next: string[]) =>
-  [planText(plan), '', visibleText(plan.diff.trimEnd()), '', ...next].join('\n');
+const planWithDiff = (plan: MemoryPlanView, approveLead: string, stays?: string) =>
+  [
+    planText(plan),
+    '',
+    visibleText(plan.diff.trimEnd()),
+    '',
+    ...(stays === undefined ? [] : [fitLines(stays)]),
+    fitLines(approveLead),
+    `  common-memory memory approve ${plan.planId} --digest ${plan.planDigest}`,
+  ].join('\n');
 
 function planText(plan: MemoryPlanView): string {
   const lines = [

@@ -8,6 +8,7 @@ import type { SessionSummary, SessionView } from '../../api/capture.js';
 import { foldedText, turnHeading, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import { fitLine, fitLines, type Output } from '../output.js';
+import { pageLimitFlag } from '../parse.js';
 import { waitingWithoutHost } from '../waiting.js';
 import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
 import { visibleText } from '../../memory/visible-text.js';
@@ -31,13 +32,12 @@ const INSTALL_COMMAND = 'common-memory install claude|codex|pi';
 const IMPORT_COMMAND = 'common-memory import claude|codex|pi';
 
 export async function runSessions(home: string, flags: SessionsFlags, out: Output): Promise<number> {
-  if (flags.limit !== undefined && !/^\d{1,3}$/.test(flags.limit))
-    throw new CmError('usage', `--limit must be a whole number from 1 to 100, not ${JSON.stringify(flags.limit)}.`);
+  const limit = pageLimitFlag(flags.limit);
   const connection = await connect(home, 'read');
   try {
     const list = await connection.app.listSessions({
       client: flags.client,
-      limit: flags.limit === undefined ? undefined : Number(flags.limit),
+      limit,
       after: flags.after,
     });
     const waiting = await waitingWithoutHost(connection);
