@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CmError } from '../errors.js';
 import { initMemoryRoot, memoryRootOf, USER_MEMORY_ROOT } from '../effects/memory-root.js';
 import { resolveScope } from '../effects/repository.js';
-import { MemoryFileError, readMemoryFile } from '../effects/safe-files.js';
+import { MemoryFileError, memoryFileRefusalCode, readMemoryFile } from '../effects/safe-files.js';
 import { ensureHome, storeFiles } from '../home.js';
 import { applyAssemble, planAssemble } from '../pipeline/assemble.js';
 import { assembleSkills, type SkillsAssembleResult } from '../pipeline/skills-assemble.js';
@@ -80,7 +80,8 @@ export function initMemoryRootIn(
     const { readmeWritten } = initMemoryRoot(root, scope);
     return { scope, path: [root.anchor, ...root.parts].join('/'), readmeWritten, dryRun: false };
   } catch (error) {
-    if (error instanceof MemoryFileError) throw new CmError('invalid_input', `${error.message}; nothing was written.`);
+    if (error instanceof MemoryFileError)
+      throw new CmError(memoryFileRefusalCode(error), `${error.message}; nothing was written.`);
     throw error;
   }
 }

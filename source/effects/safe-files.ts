@@ -58,6 +58,14 @@ export class MemoryFileError extends Error {
   }
 }
 
+/**
+ * The refusal a memory file's problem is to the person (errors.ts codes): a root that cannot be
+ * written is a file the command must write that is not writable (exit 7, as for the store); the
+ * rest is what the root holds, their input (exit 2).
+ */
+export const memoryFileRefusalCode = (error: MemoryFileError): 'permission_denied' | 'invalid_input' =>
+  error.code === 'not_writable' ? 'permission_denied' : 'invalid_input';
+
 export interface MemoryRoot {
   /** The anchor's real path. */
   readonly anchor: string;

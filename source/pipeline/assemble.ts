@@ -9,7 +9,13 @@ import { CmError } from '../errors.js';
 import { unifiedDiff } from '../ground/unified-diff.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { resolveScope } from '../effects/repository.js';
-import { MemoryFileError, memoryRoot, readMemoryFile, writeMemoryFile } from '../effects/safe-files.js';
+import {
+  MemoryFileError,
+  memoryFileRefusalCode,
+  memoryRoot,
+  readMemoryFile,
+  writeMemoryFile,
+} from '../effects/safe-files.js';
 import { spliceManagedBlock } from '../memory/snapshot.js';
 import { snapshotFromState } from '../store/memory/snapshot-read.js';
 
@@ -66,7 +72,7 @@ export function planAssemble(memoryStatePath: string, cwd: string, provider: str
       mode = lstatSync(join(anchor, file)).mode & 0o777;
     }
   } catch (error) {
-    if (error instanceof MemoryFileError) throw new CmError('invalid_input', `${file}: ${error.message}.`);
+    if (error instanceof MemoryFileError) throw new CmError(memoryFileRefusalCode(error), `${file}: ${error.message}.`);
     if (error instanceof TypeError) throw new CmError('invalid_input', `${file} is not valid UTF-8; fix it and retry.`);
     throw error;
   }
@@ -94,7 +100,7 @@ export function applyAssemble(plan: AssemblePlan): void {
       directoryMode: 0o755,
     });
   } catch (error) {
-    if (error instanceof MemoryFileError) throw new CmError('invalid_input', `${name}: ${error.message}.`);
+    if (error instanceof MemoryFileError) throw new CmError(memoryFileRefusalCode(error), `${name}: ${error.message}.`);
     throw error;
   }
 }

@@ -55,7 +55,7 @@ import {
   unfinishedPlanIds,
 } from '../store/memory/promotion-store.js';
 import { blobAtHead, resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
-import { MemoryFileError, type MemoryRoot } from '../effects/safe-files.js';
+import { MemoryFileError, memoryFileRefusalCode, type MemoryRoot } from '../effects/safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
 export interface GateWriter {
@@ -91,7 +91,7 @@ export interface GateDeps {
 }
 
 export const fileProblem = (error: unknown, what: string): CmError | null =>
-  error instanceof MemoryFileError ? new CmError('invalid_input', `${error.message}; ${what}.`) : null;
+  error instanceof MemoryFileError ? new CmError(memoryFileRefusalCode(error), `${error.message}; ${what}.`) : null;
 
 /**
  * Why a quarantined candidate cannot be prepared: its first blocking finding, a secret before a

@@ -1,7 +1,8 @@
 // Every command refuses the flags it does not take, prints its own help, and the writing commands'
 // --dry-run writes nothing: through the shipped bin, driven by the command table itself.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
@@ -256,6 +257,29 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
     const real = await runCli(['memory', 'init', '--home', home], { cwd: repo });
     assert.equal(real.code, 0, real.stderr);
     assert.ok(existsSync(join(repo, '.common-memory', 'memory', 'README.md')));
+  });
+
+  it('memory init where the root cannot be written: exit 7 (a file it must write is not writable), one line', async () => {
+    const home = tempHome('init-locked');
+    const repo = gitRepo(home, 'repo');
+    const parent = join(repo, '.common-memory');
+    mkdirSync(parent);
+    // Root ignores permission bits; the immutable attribute stops it too.
+    const lock = (on: boolean) =>
+      process.getuid?.() === 0
+        ? execFileSync('chattr', [on ? '+i' : '-i', parent])
+        : execFileSync('chmod', [on ? '0555' : '0755', parent]);
+    lock(true);
+    try {
+      const refused = await runCliInProcess(['memory', 'init', '--home', home, '--json'], { cwd: repo });
+      assert.equal(refused.code, 7, refused.stderr);
+      const error = json(refused.stderr).error as { code: string; message: string };
+      assert.equal(error.code, 'permission_denied');
+      assert.match(error.message, /permission denied .*make it writable.*nothing was written/);
+    } finally {
+      lock(false);
+    }
+    assert.deepEqual(readdirSync(parent), []);
   });
 
   it('memory sync --dry-run scans and says what would change; the projection stays', async () => {

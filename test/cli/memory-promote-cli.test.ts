@@ -266,7 +266,8 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
         : execFileSync('chmod', [on ? '0555' : '0755', directory]);
     lock(true);
     try {
-      await refused(2, /read-only.*memory promote/, 'memory', 'promote', again.planId);
+      // A file it must write is not writable: exit 7, as exit-codes.md says.
+      await refused(7, /read-only.*memory promote/, 'memory', 'promote', again.planId);
     } finally {
       lock(false);
     }
