@@ -868,6 +868,10 @@ describe('import: refusals say what happened and what to do', () => {
         /is not before --until/,
       ],
       [['import'], /Name the client to import from/],
+      [
+        ['import', 'vim'],
+        /Unknown client "vim"; name the client to import from: common-memory import claude\|codex\|pi/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await runCliInProcess([...args, '--home', home]);

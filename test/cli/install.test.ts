@@ -23,6 +23,7 @@ import { HOOK_STATUS_MESSAGE, hookCommand, parseHookCommand } from '../../source
 import { applyInstall, integrationStatus, planInstall, planUninstall } from '../../source/hosts/integrations.js';
 import { unifiedDiff } from '../../source/ground/unified-diff.js';
 import { BIN, runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `cm-install-${label}-`));
 /** The CLI without COMMON_MEMORY_HOME/CODEX_HOME/CLAUDE_CONFIG_DIR from the test's own environment. */
@@ -528,7 +529,11 @@ describe('install: the CLI', () => {
   it("usage errors: unknown client, the other client's dir flag", async () => {
     const unknown = await runCli(['install', 'vim'], { env: cleanEnv() });
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /usage: common-memory install codex\|claude/);
+    assert.match(unknown.stderr, /Unknown client "vim"; usage: common-memory install codex\|claude/);
+    const uninstall = await runCliInProcess(['uninstall', 'vim', '--dry-run']);
+    assert.equal(uninstall.code, 2);
+    assert.match(uninstall.stderr, /Unknown client "vim"; usage: common-memory uninstall codex\|claude/);
+
     const wrongFlag = await runCli(['install', 'codex', '--claude-dir', '/tmp/x'], { env: cleanEnv() });
     assert.equal(wrongFlag.code, 2);
     assert.match(wrongFlag.stderr, /--claude-dir is for claude/);

@@ -296,6 +296,10 @@ describe('memory poisoning at the gate', () => {
     assert.equal(warned.code, 0, warned.stderr);
     assert.equal(json(warned.stdout).findings.length, 1);
     assert.equal(warned.stderr, '');
+    // An empty word names no file: a usage error, not a file that is missing.
+    const empty = await runCliInProcess(['memory', 'lint', '', '--home', home]);
+    assert.equal(empty.code, 2, empty.stderr);
+    assert.match(empty.stderr, /An empty path names no file/);
   });
 
   it('memory lint refuses a file or stdin over 2 MiB (exit 10) before linting: one 6 Mi-character run is no stack overflow', async () => {

@@ -7,6 +7,7 @@
 // command follows it, with progress on stderr.
 import { resolve } from 'node:path';
 import { connect } from '../../client/connect.js';
+import { echoed } from '../../echo-text.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { ImportReport } from '../../api/capture.js';
 import { importRoot, importRootProblem, type ImportClient } from '../../hosts/import-files.js';
@@ -112,7 +113,12 @@ function clientOf(args: string[]): ImportClient {
   const [client, ...extra] = args;
   if (extra.length > 0) throw new CmError('usage', 'import takes one client: common-memory import claude|codex|pi.');
   if (client === 'claude' || client === 'codex' || client === 'pi') return client;
-  throw new CmError('usage', 'Name the client to import from: common-memory import claude|codex|pi.');
+  throw new CmError(
+    'usage',
+    client === undefined
+      ? 'Name the client to import from: common-memory import claude|codex|pi.'
+      : `Unknown client ${echoed(client)}; name the client to import from: common-memory import claude|codex|pi.`,
+  );
 }
 
 function reportText(r: ImportReport, flags: ImportFlags, repository: string | undefined, yesGiven = false): string {

@@ -1,5 +1,6 @@
 // `install` / `uninstall codex|claude`: plan the hook config change, show it (--dry-run stops
 // there), apply it transactionally. The work is in source/hosts/integrations.ts, shared with the TUI.
+import { echoed } from '../../echo-text.js';
 import { CmError } from '../../errors.js';
 import {
   applyInstall,
@@ -30,9 +31,11 @@ const CLIENT_NAMES: Record<HookClient, string> = { codex: 'Codex', claude: 'Clau
 function parseClient(action: string, args: string[], flags: InstallFlags): HookClient | 'pi' {
   const [client, ...extra] = args;
   if ((client !== 'codex' && client !== 'claude' && client !== 'pi') || extra.length > 0) {
+    // What is wrong first (a client it does not know), then the usage; the parser refuses a second word.
+    const wrong = client === undefined || extra.length > 0 ? '' : `Unknown client ${echoed(client)}; `;
     throw new CmError(
       'usage',
-      `usage: common-memory ${action} codex|claude|pi [--codex-home DIR | --claude-dir DIR | --pi-dir DIR] [--dry-run]`,
+      `${wrong}usage: common-memory ${action} codex|claude|pi [--codex-home DIR | --claude-dir DIR | --pi-dir DIR] [--dry-run]`,
     );
   }
   if (client !== 'pi' && flags.piDir !== undefined) throw new CmError('usage', '--pi-dir is for pi.');

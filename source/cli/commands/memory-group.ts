@@ -411,6 +411,11 @@ async function lint(paths: string[], out: Output): Promise<number> {
       'usage',
       'Give the files to lint (common-memory memory lint <path>…), or pipe text to common-memory memory lint - (at a terminal, - reads what you type until Ctrl+D).',
     );
+  if (paths.includes(''))
+    throw new CmError(
+      'usage',
+      'An empty path names no file: give the files to lint (common-memory memory lint <path>…), or - for stdin.',
+    );
   const inputs = paths.length === 0 ? ['-'] : paths;
   const { findingView, lintMemoryText } = await memoryLint();
   // A path named twice is one input: read once, its findings listed once.
