@@ -57,10 +57,11 @@ export interface CandidateForPromotion {
   updatesEntryId: string | null;
   /**
    * A person's revision of that entry (`memory revise`, the Memory screen's e): it edits the title,
-   * appliesWhen, type and body only, so the entry's own priority and confidence stay — the
-   * proposal's defaults (50, medium) would otherwise silently replace what the person set.
+   * appliesWhen, type and body only, so the entry's own priority, confidence and evidence stay —
+   * the proposal's defaults (50, medium) would otherwise silently replace what the person set, and
+   * the revision's own evidence (one statement, no user turn) who said it and who confirmed it.
    */
-  keepsRanking?: boolean;
+  keepsEntryFields?: boolean;
 }
 
 /** A file of the memory root as it is now (from a scan). */
@@ -235,14 +236,15 @@ export function buildPromotionPlan(input: PlanInput): PlanResult {
         supersedes: supersedes.length > 0 ? supersedes : null,
         updated: input.now,
       };
-      if (candidate.keepsRanking) {
+      if (candidate.keepsEntryFields) {
         delete patch['priority'];
         delete patch['confidence'];
+        delete patch['evidence'];
       }
       // A person's revision may change the type, and an entry's type names its folder: the file
       // moves there (the old one removed only while it holds the bytes read now), else the scan
       // would find it misplaced.
-      const moves = candidate.keepsRanking === true && target.type !== null && target.type !== candidate.type;
+      const moves = candidate.keepsEntryFields === true && target.type !== null && target.type !== candidate.type;
       if (moves) {
         moved = true;
         patch['type'] = candidate.type;

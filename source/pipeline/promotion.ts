@@ -247,7 +247,7 @@ export async function preparePlan(deps: GateDeps, request: MemoryPrepareRequest)
       evidenceSummary: c.evidenceSummary,
       supersedes: c.revises.filter((entryId) => entryId !== inRoot),
       updatesEntryId: inRoot,
-      keepsRanking: inRoot !== null && inRoot === c.proposedRevision,
+      keepsEntryFields: inRoot !== null && inRoot === c.proposedRevision,
     };
   });
   const planId = `plan-${crypto().randomBytes(8).toString('hex')}`;

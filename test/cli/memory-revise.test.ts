@@ -198,7 +198,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.equal(await queued(home, repo), before, 'no candidate was made');
   });
 
-  it("keeps the entry's priority and confidence: a revision edits only title, appliesWhen, type and body", async () => {
+  it("keeps the entry's priority, confidence and evidence: a revision edits only title, appliesWhen, type and body", async () => {
     const home = tempHome('cm-revise-priority');
     const repo = gitRepo(home, 'repo');
     writeEntry(projectRoot(repo), 'urgent-rule', 'Run the linter', 'Run `npm run lint` before pushing.', {
@@ -226,6 +226,12 @@ describe('memory revise', { timeout: 180_000 }, () => {
       diffLines.filter((line) => /^[-+](priority|confidence):/.test(line)),
       [],
       `the priority (90) and confidence the person set stay:\n${diffLines.join('\n')}`,
+    );
+    // Who said it and who confirmed it stays the entry's: the revision's own candidate cites no turn.
+    assert.deepEqual(
+      diffLines.filter((line) => /^[-+]evidence:/.test(line)),
+      [],
+      `the entry's evidence stays:\n${diffLines.join('\n')}`,
     );
   });
 

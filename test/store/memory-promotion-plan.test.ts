@@ -190,6 +190,37 @@ describe('promotion plans', () => {
     );
   });
 
+  it("a person's revision keeps the entry's priority, confidence and evidence; it rewrites only what was edited", () => {
+    const entry = HAND_EDITED.replace(
+      'title: Tests run with node --test',
+      'title: "Tests run with node --test"',
+    ).replace(
+      'created:',
+      'priority: 90\nconfidence: low\nevidence: {"summary":"1 statement(s) from 1 user turn(s), 1 confirmed by a person","candidateId":"c-0"}\ncreated:',
+    );
+    const current = [{ path: 'work_fact/Tests_Run.md', bytes: encode(entry) }];
+    const plan = build(
+      [
+        candidate('c-4', {
+          type: 'work_fact',
+          title: 'Tests run with node --test',
+          content: 'Run `npm test`; list the files.',
+          appliesWhen: null,
+          evidenceSummary: '1 statement(s) from 0 user turn(s)',
+          updatesEntryId: 'm-hand',
+          keepsEntryFields: true,
+        }),
+      ],
+      current,
+    );
+    const changed = plan.diff.split('\n').filter((line) => /^[-+](?!--|\+\+)/.test(line));
+    assert.deepEqual(changed, [
+      '+updated: "2026-03-01T10:00:00.000Z"',
+      '-Run `npm test`.',
+      '+Run `npm test`; list the files.',
+    ]);
+  });
+
   it('preparing a candidate again targets the file its first promotion wrote', () => {
     const first = build([candidate('c-1')]);
     const again = build([candidate('c-1')], [{ path: first.files[0]!.path, bytes: first.files[0]!.content }]);

@@ -135,6 +135,14 @@ describe('Memory screen: e edits the open entry in $EDITOR into a revising candi
         [`${NEW_LINE}\n`, `${OLD_LINE}`].sort(),
         'the edit and the copy, nothing from the unchanged or failed edits',
       );
+      // The copy's plan rewrites the file, keeping the entry's evidence: who said it, who confirmed it.
+      const copied = after.candidates.find((item) => item.content === OLD_LINE)!;
+      const copyPlan = await host.application.memoryPrepare({ candidateIds: [copied.candidateId], cwd: repo });
+      assert.deepEqual(
+        copyPlan.diff.split('\n').filter((line) => /^[-+]evidence:/.test(line)),
+        [],
+        copyPlan.diff,
+      );
     } finally {
       await unmount(view);
       await host.stop();

@@ -48,7 +48,7 @@ export function revisedEntries(db: Db, candidateId: string): string[] {
 
 /**
  * The priority a person's revision will have once promoted: its entry's own, which prepare keeps
- * (promotion-plan.ts, keepsRanking) — from the candidate's repository, else the user scope, where
+ * (promotion-plan.ts, keepsEntryFields) — from the candidate's repository, else the user scope, where
  * memory-state holds the entry. Null for any other candidate, or an entry not in the projection.
  */
 export function revisionPriority(db: Db, candidateId: string, repositoryKey: string, userKey: string): number | null {
