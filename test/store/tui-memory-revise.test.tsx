@@ -4,7 +4,8 @@
 // runs and comes back after; the new candidate holds the edited text, is marked as revising the
 // entry, and prepares as an update of the entry's own file whose diff swaps the edited line. An
 // unchanged edit and a failing editor make nothing; with no editor set, `e` makes a copy and says
-// how to set one. Every frame within 80×24.
+// how to set one; Review lists what was made without being read again by hand. Every frame within
+// 80×24.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,6 +144,11 @@ describe('Memory screen: e edits the open entry in $EDITOR into a revising candi
         [],
         copyPlan.diff,
       );
+
+      // Review lists the copy with the edit at once, with no r to read the queue again.
+      await press(view, '[');
+      await press(view, '[');
+      assertFits(await waitForText(view, /\[Review\][\s\S]*2 queued \(2 draft/));
     } finally {
       await unmount(view);
       await host.stop();

@@ -31,6 +31,8 @@ export interface EntryActionsState {
   lastId: number;
   /** Bumped after a verification: the stale list and the open entry are read again. */
   verified: number;
+  /** Bumped after a revise made (or found) its candidate: Review reads its queue again. */
+  revised: number;
   notice: string | null;
   error: ShownError | null;
 }
@@ -47,6 +49,7 @@ export const initialEntryActions: EntryActionsState = {
   job: null,
   lastId: 0,
   verified: 0,
+  revised: 0,
   notice: null,
   error: null,
 };
@@ -70,6 +73,7 @@ export function entryActionsReducer(state: EntryActionsState, action: EntryActio
         job: null,
         notice: action.notice,
         verified: action.verified ? state.verified + 1 : state.verified,
+        revised: state.job.kind === 'revise' ? state.revised + 1 : state.revised,
       };
     case 'failed':
       return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;

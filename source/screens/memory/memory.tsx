@@ -121,6 +121,10 @@ export function Memory() {
   useEffect(() => {
     if (actions.verified > 0) dispatchEntries({ type: 'reread', closeEntry: false });
   }, [actions.verified]);
+  // A revision made on Entries is a new candidate: Review reads its queue again (kept on screen).
+  useEffect(() => {
+    if (actions.revised > 0) dispatchReview({ type: 'reload', quiet: true });
+  }, [actions.revised]);
   // Files change by hand while the screen is open (a fix, a pull, a sync in another terminal):
   // Entries reads its stale list, the left-out files and the last search again each time it is
   // shown, not only when the screen mounts.
