@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { CaptureStatus, ImportReport } from '../../source/api/capture.js';
+import type { CaptureStatus, ImportReport, SessionList, SessionView } from '../../source/api/capture.js';
 import { capturePiEnvelope } from '../../source/hook/pi-capture.js';
 import { parsePayload } from '../../source/hook/payload.js';
 import { ensureHome, storeFiles } from '../../source/home.js';
@@ -213,6 +213,64 @@ describe('import: what it would do, then once', () => {
       { files: 0, sessions: 0, turns: 0 },
     );
     assert.equal(turnCount(home), 11, 'a second import creates nothing');
+  });
+
+  it('sessions lists imported sessions newest first by when each started, not in the order they were imported', async () => {
+    const home = tempHome('imp-order');
+    const { dir } = claudeDir(home);
+    assert.equal((await importJson(['claude', '--claude-dir', dir, '--home', home, '--yes'])).code, 0);
+    const imported = rows<{ key: string }>(
+      home,
+      'SELECT session_key AS key FROM capture_activations ORDER BY activation_id DESC',
+    ).map((row) => row.key);
+    const listed = JSON.parse((await runCliInProcess(['sessions', '--home', home, '--json'])).stdout) as SessionList;
+    const started = listed.sessions.map((session) => session.startedAt);
+    assert.deepEqual(started, [...started].sort().reverse(), 'newest start first');
+    assert.notDeepEqual(
+      listed.sessions.map((session) => session.sessionKey),
+      imported,
+      'the fixtures start in another order than they import in',
+    );
+    // Each start is when its first turn began, as the transcript records it (the line that opened the
+    // turn, at most moments before the words typed), not the import's clock.
+    const firstTyped = await Promise.all(
+      listed.sessions.map(async (session) => {
+        const read = await runCliInProcess(['session', session.sessionKey, '--home', home, '--json']);
+        return (JSON.parse(read.stdout) as SessionView).turns[0]!.typedAt;
+      }),
+    );
+    started.forEach((start, i) => {
+      const ahead = Date.parse(firstTyped[i]!) - Date.parse(start);
+      assert.ok(ahead >= 0 && ahead < 60_000, `${start} starts the session whose first words are at ${firstTyped[i]}`);
+    });
+    // Pages of 2 (sessions --after) and of status (--after-session) give the same order, each once.
+    const paged: string[] = [];
+    for (let after: string | null | undefined; after !== null; ) {
+      const page = JSON.parse(
+        (
+          await runCliInProcess([
+            'sessions',
+            '--home',
+            home,
+            '--json',
+            '--limit',
+            '2',
+            ...(after ? ['--after', after] : []),
+          ])
+        ).stdout,
+      ) as SessionList;
+      paged.push(...page.sessions.map((session) => session.sessionKey));
+      after = page.nextAfter;
+    }
+    assert.deepEqual(
+      paged,
+      listed.sessions.map((session) => session.sessionKey),
+    );
+    const status = JSON.parse((await runCliInProcess(['status', '--home', home, '--json'])).stdout) as CaptureStatus;
+    assert.deepEqual(
+      status.sessions.map((session) => session.sessionKey),
+      listed.sessions.map((session) => session.sessionKey),
+    );
   });
 
   it('search finds an imported turn by when it was typed, not when it was imported, and says that time', async () => {

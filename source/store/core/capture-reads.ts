@@ -273,16 +273,8 @@ function sessionState(row: SessionRow): CaptureSessionState {
   return 'complete';
 }
 
-/** One keyset page of sessions, newest first, older than activation `before` (0: the newest page). */
-export function readSessions(
-  db: Db,
-  before = 0,
-  limit = STATUS_SESSIONS_MAX,
-  client: string | null = null,
-): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
-  const rows = db
-    .prepare(
-      `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.origin, a.cwd, a.started_at_ms AS startedAtMs,
+/** A session's columns and counts, for the activations named by `picked` (a table of activation_id). */
+const SESSION_COLUMNS = `SELECT a.client, a.session_key AS sessionKey, a.host_session_id AS hostSessionId, a.state AS activationState, a.origin, a.cwd, a.started_at_ms AS startedAtMs,
         coalesce(s.buffered_turns, 0) AS buffered, coalesce(s.body_bytes, 0) AS bodyBytes,
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'settled') AS settled,
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'failed') AS failed,
@@ -290,9 +282,31 @@ export function readSessions(
         (SELECT count(*) FROM capture_turns t WHERE t.activation_id = a.activation_id AND t.state = 'incomplete') AS incomplete,
         (SELECT count(*) FROM inbox i WHERE i.activation_id = a.activation_id AND i.state = 'pending') AS inbox,
         EXISTS (SELECT 1 FROM recovery_items r WHERE r.activation_id = a.activation_id AND r.state = 'open') AS isolated
-       FROM capture_activations a LEFT JOIN capture_sessions s ON s.activation_id = a.activation_id
-       WHERE (? = 0 OR a.activation_id < ?) AND (? IS NULL OR a.client = ?)
-       ORDER BY a.activation_id DESC LIMIT ?`,
+       FROM picked JOIN capture_activations a ON a.activation_id = picked.activation_id
+       LEFT JOIN capture_sessions s ON s.activation_id = a.activation_id`;
+
+/**
+ * One keyset page of sessions, newest first, after activation `before` in that order (0: the
+ * newest page). Newest is by when the session started — its first event live, its first turn as
+ * the transcript records it when imported — not by when it was captured: an import of months
+ * stores old sessions last. Sessions that started in the same millisecond, newest captured first.
+ */
+export function readSessions(
+  db: Db,
+  before = 0,
+  limit = STATUS_SESSIONS_MAX,
+  client: string | null = null,
+): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
+  // The page's activations first, so the counts are read for its rows only.
+  const rows = db
+    .prepare(
+      `WITH picked AS (
+         SELECT activation_id, started_at_ms FROM capture_activations
+         WHERE (? = 0 OR (started_at_ms, activation_id) < (SELECT started_at_ms, activation_id FROM capture_activations WHERE activation_id = ?))
+           AND (? IS NULL OR client = ?)
+         ORDER BY started_at_ms DESC, activation_id DESC LIMIT ?)
+       ${SESSION_COLUMNS}
+       ORDER BY picked.started_at_ms DESC, a.activation_id DESC`,
     )
     .all(before, before, client, client, limit + 1) as SessionRow[];
   const total = db
@@ -303,24 +317,36 @@ export function readSessions(
   return {
     total,
     nextSessionKey: rows.length > limit ? (page[page.length - 1]?.sessionKey ?? null) : null,
-    sessions: page.map((row) => ({
-      client: row.client,
-      sessionKey: row.sessionKey,
-      hostSessionId: row.hostSessionId,
-      state: sessionState(row),
-      origin: row.origin,
-      cwd: row.cwd,
-      startedAt: new Date(row.startedAtMs).toISOString(),
-      turns: {
-        settled: row.settled,
-        failed: row.failed,
-        interrupted: row.interrupted,
-        buffered: row.activationState === 'active' || row.inbox > 0 ? row.buffered : 0,
-        incomplete: row.incomplete,
-      },
-      inbox: row.inbox,
-      bodyBytes: row.bodyBytes,
-    })),
+    sessions: page.map(sessionView),
+  };
+}
+
+/** One session by its activation, as a page of sessions shows it (undefined: no such activation). */
+export function readSessionSummary(db: Db, activationId: number): CaptureSessionView | undefined {
+  const row = db.prepare(`WITH picked AS (SELECT ? AS activation_id) ${SESSION_COLUMNS}`).get(activationId) as
+    | SessionRow
+    | undefined;
+  return row && sessionView(row);
+}
+
+function sessionView(row: SessionRow): CaptureSessionView {
+  return {
+    client: row.client,
+    sessionKey: row.sessionKey,
+    hostSessionId: row.hostSessionId,
+    state: sessionState(row),
+    origin: row.origin,
+    cwd: row.cwd,
+    startedAt: new Date(row.startedAtMs).toISOString(),
+    turns: {
+      settled: row.settled,
+      failed: row.failed,
+      interrupted: row.interrupted,
+      buffered: row.activationState === 'active' || row.inbox > 0 ? row.buffered : 0,
+      incomplete: row.incomplete,
+    },
+    inbox: row.inbox,
+    bodyBytes: row.bodyBytes,
   };
 }
 

@@ -11,7 +11,7 @@ import type {
   SessionTurnView,
   SessionView,
 } from '../../api/capture.js';
-import { readSessions, sessionCursor } from './capture-reads.js';
+import { readSessionSummary, readSessions, sessionCursor } from './capture-reads.js';
 import type { Db } from '../database.js';
 import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
 import { maskedFirstLine, maskSecrets } from '../../memory/listing-mask.js';
@@ -56,7 +56,7 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
       'not_found',
       `No captured session ${request.sessionKey}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them.`,
     );
-  const summary = readSessions(db, activation + 1, 1).sessions[0]!;
+  const summary = readSessionSummary(db, activation)!;
   const turns = db
     .prepare(
       'SELECT turn_id AS turnId, turn_key AS turnKey, state, error, recorded_at_ms AS recordedAtMs FROM capture_turns WHERE activation_id = ? ORDER BY turn_id',
