@@ -1,6 +1,6 @@
 // How an import of stored conversations is told: its report and its progress, shared by `import`
 // and the TUI's Integrations screen, so both say the same.
-import type { ImportReport, ImportRun } from './api/capture.js';
+import type { FlushExtraction, ImportReport, ImportRun } from './api/capture.js';
 
 /** Each client's name in text. */
 export const IMPORT_CLIENT_NAMES = { claude: 'Claude Code', codex: 'Codex', pi: 'pi' } as const;
@@ -50,3 +50,17 @@ export function importReportLines(r: ImportReport, next: string[]): string[] {
     );
   return lines;
 }
+
+/**
+ * What the drafting pass after an import (or a flush) made, every kind counted — a quarantined
+ * candidate is one too, waiting on Review: "extracted: 5 turn(s) in 1 run(s) → candidates: 1 new,
+ * 0 updated, 0 merged, 2 quarantined".
+ */
+export function extractedText(x: FlushExtraction): string {
+  const c = x.candidates;
+  return `extracted: ${x.turns} turn(s) in ${x.runs} run(s) → candidates: ${c.created} new, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined`;
+}
+
+/** Whether the pass made anything to review (quarantined candidates included). */
+export const draftedAny = (x: FlushExtraction): boolean =>
+  x.candidates.created + x.candidates.updated + x.candidates.merged + x.candidates.quarantined > 0;

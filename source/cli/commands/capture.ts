@@ -18,6 +18,7 @@ import { serviceStatusText } from './service.js';
 import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import type { BrokenIntegration, IntegrationDirs } from '../../hosts/integrations.js';
 import { counted } from '../../ground/count-text.js';
+import { draftedAny, extractedText } from '../../import-text.js';
 
 /**
  * The store's capture status, and — read here, in the command's own environment, where the
@@ -126,14 +127,11 @@ export function extractionLines(x: FlushExtraction): string[] {
       `extraction failed: ${x.error ?? 'unknown error'}`,
       'Run common-memory flush again; memory status shows the last run.',
     ];
-  const c = x.candidates;
-  const lines = [
-    `extracted: ${x.turns} turn(s) in ${x.runs} run(s) → candidates: ${c.created} new, ${c.updated} updated, ${c.merged} merged, ${c.quarantined} quarantined`,
-  ];
+  const lines = [extractedText(x)];
   if (x.tasksFailed > 0)
     lines.push(`${x.tasksFailed} task(s) failed: memory status lists them (memory retry <task-id>).`);
   if (x.tasksLeft > 0) lines.push(`${x.tasksLeft} task(s) left: run common-memory flush again.`);
-  if (c.created + c.updated + c.merged + c.quarantined > 0) lines.push('Review them: common-memory memory review');
+  if (draftedAny(x)) lines.push('Review them: common-memory memory review');
   return lines;
 }
 

@@ -7,7 +7,13 @@
 import { useReducer } from 'react';
 import type { ImportReport, ImportRun } from '../../api/capture.js';
 import type { HookAction, HookClient, IntegrationState } from '../../hosts/integrations.js';
-import { IMPORT_CLIENT_NAMES, importProgressText, importReportLines } from '../../import-text.js';
+import {
+  draftedAny,
+  extractedText,
+  IMPORT_CLIENT_NAMES,
+  importProgressText,
+  importReportLines,
+} from '../../import-text.js';
 import type { ShownError } from '../format.js';
 import { moveSelection } from '../widgets/list-window.js';
 import type { OutdatedReason } from '../../hosts/install-health.js';
@@ -244,11 +250,8 @@ function extractionText(report: ImportReport): string[] {
   if (x === null) return [];
   if (x.state === 'off') return ['extraction: off; draft candidates from the Memory screen (7).'];
   if (x.state === 'failed') return [`extraction failed: ${x.error ?? 'unknown error'}; the Memory screen (7) retries.`];
-  const c = x.candidates;
-  return [
-    `extracted: ${x.turns} turn(s) → candidates: ${c.created} new, ${c.updated} updated, ${c.merged} merged`,
-    'Review them on the Memory screen (7).',
-  ];
+  // In the words of import --yes (import-text.ts): the quarantined candidates counted too.
+  return [extractedText(x), ...(draftedAny(x) ? ['Review them on the Memory screen (7).'] : [])];
 }
 
 export function useIntegrationsState() {
