@@ -4,6 +4,7 @@
 // cwd's basename. The keys are digests: absolute paths stay in memory-state and leave it never.
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { CmError } from '../errors.js';
 import { sha256Hex } from '../ground/digests.js';
 import { childProcess } from '../ground/lazy-builtin.js';
 
@@ -111,6 +112,26 @@ export function resolveScope(cwd: string | null | undefined): Scope {
   } catch {
     return USER_SCOPE;
   }
+}
+
+/**
+ * `cwd`'s scope for a command that takes --scope: the project memory asked for outside a git worktree
+ * is refused (a usage error; `nothing` ends it: what was not done), before anything is read or stored.
+ * `resolve`: resolveScopeQuickly where no git process is wanted (the same binding).
+ */
+export function scopeAsked(
+  cwd: string,
+  asked: 'project' | 'user' | undefined,
+  nothing = '',
+  resolve: (cwd: string) => Scope = resolveScope,
+): Scope {
+  const here = resolve(cwd);
+  if (asked === 'project' && here.scope !== 'project')
+    throw new CmError(
+      'usage',
+      `${cwd} is not inside a git worktree: there is no project memory here. Run it in the repository, or use --scope user.${nothing}`,
+    );
+  return here;
 }
 
 /** A git config that moves the worktree or makes the repository bare: git's own answer is needed. */

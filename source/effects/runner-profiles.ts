@@ -7,6 +7,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CmError } from '../errors.js';
+import { unknownRunner } from '../memory/runner.js';
 
 export const RUNNERS_FILE = 'runners.json';
 export const runnersFile = (home: string) => join(home, RUNNERS_FILE);
@@ -182,6 +183,17 @@ export function loadRunnerProfiles(home: string): RunnerProfile[] {
     closeSync(fd);
   }
   return parseRunnerProfiles(text, file);
+}
+
+/**
+ * A runner that is neither builtin nor a profile of the data home's runners.json: refused (a usage
+ * error naming those there are) before anything is made or started for it.
+ */
+export function refuseUnknownRunner(home: string, named: string | undefined): void {
+  if (named === undefined || named === 'builtin') return;
+  const profiles = loadRunnerProfiles(home);
+  if (profiles.some((p) => p.name === named)) return;
+  throw unknownRunner(named, ['builtin', ...profiles.map((p) => p.name)]);
 }
 
 /** The environment a runner starts with: the base allow-list and the profile's, from the host; nothing else. */

@@ -52,7 +52,7 @@ import type {
   MemoryReverifyRun,
 } from '../api/memory-runs.js';
 import { RunnersClient } from '../workers/runners-client.js';
-import { loadRunnerProfiles } from '../effects/runner-profiles.js';
+import { refuseUnknownRunner } from '../effects/runner-profiles.js';
 import { collectUsage, memorySuggestionsAt } from '../pipeline/usage-access.js';
 import type { MemorySuggestionsRequest } from '../api/memory-usage.js';
 import type { WriterClient } from '../workers/writer-client.js';
@@ -422,26 +422,13 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   async memoryConsolidate(request: MemoryConsolidateRequest): Promise<MemoryConsolidateResult> {
     this.watchRoots(request.cwd);
     // A runner that is not a profile is refused before a task is made for it (and others made stale).
-    this.refuseUnknownRunner(request.runner);
+    refuseUnknownRunner(this.home, request.runner);
     await this.writer.call('memoryOpen', {});
     const made = await this.track(this.files().consolidate(request));
     // An external runner's task, planned there, is run by the runners thread (the authorised-bytes gate).
     const { runner, approvePlan, approveManifest } = request;
     if (runner === undefined || runner === 'builtin' || request.preview || made.outcome !== 'pending') return made;
     return (await this.runnersThread()).consolidate({ made, runner, approvePlan, approveManifest });
-  }
-
-  /** A runner that is neither builtin nor a profile of runners.json: a usage error naming those there are. */
-  private refuseUnknownRunner(named: string | undefined): void {
-    if (named === undefined || named === 'builtin') return;
-    const profiles = loadRunnerProfiles(this.home);
-    if (profiles.some((p) => p.name === named)) return;
-    throw new CmError(
-      'usage',
-      `No runner named ${JSON.stringify(named)}; available: builtin${profiles
-        .map((p) => `, ${p.name}`)
-        .join('')} (profiles are in runners.json in the data home).`,
-    );
   }
 
   async memoryPatch(request: { taskId: string }) {

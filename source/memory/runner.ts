@@ -2,6 +2,7 @@
 // built-in rules here, an external command or a model CLI elsewhere — without the pipeline
 // changing. A runner receives the task as JSON and answers with JSON text; the pipeline, never the
 // runner, bounds, parses and checks that answer and applies it through a submission.
+import { CmError } from '../errors.js';
 import type { ConsolidationTask } from './consolidation/task.js';
 import type { AdjudicationTask, ExtractionTask } from './contracts.js';
 
@@ -67,3 +68,17 @@ export interface ExternalRunner extends Runner {
 }
 
 export const isExternal = (runner: Runner): runner is ExternalRunner => !runner.offline;
+
+/**
+ * A --runner that names none of the data home's runners: a usage error naming those there are
+ * (`available`: builtin, then the profiles of runners.json).
+ */
+export const unknownRunner = (named: string | undefined, available: readonly string[]): CmError =>
+  new CmError(
+    'usage',
+    `No runner named ${JSON.stringify(named)}; available: ${available.join(', ')} (profiles are in runners.json in the data home).`,
+  );
+
+/** `memory reverify-runner` of an offline runner: it sends nothing, so it has no probe to run again. */
+export const offlineNeedsNoProbe = (name: string): CmError =>
+  new CmError('usage', `The ${name} runner is offline and needs no probe; name a profile of runners.json.`);

@@ -7,7 +7,7 @@
 import type { MemoryConsolidateRequest } from '../api/memory.js';
 import type { MemoryConsolidateResult } from '../api/memory-views.js';
 import { memoryRootOf } from '../effects/memory-root.js';
-import { publicScope, resolveScope, USER_SCOPE } from '../effects/repository.js';
+import { publicScope, scopeAsked, USER_SCOPE } from '../effects/repository.js';
 import { readSceneFiles } from '../effects/scene-files.js';
 import { SCENE_DIRECTORY } from '../memory/consolidation/scene-format.js';
 import { CmError } from '../errors.js';
@@ -125,12 +125,7 @@ export async function consolidateScope(
   deps: SyncDeps & { writer: WriterPort; holder: string },
   request: MemoryConsolidateRequest,
 ): Promise<MemoryConsolidateResult> {
-  const here = resolveScope(request.cwd);
-  if (request.scope === 'project' && here.scope !== 'project')
-    throw new CmError(
-      'usage',
-      `${request.cwd} is not inside a git worktree: there is no project memory here. Run it in the repository, or use --scope user.`,
-    );
+  const here = scopeAsked(request.cwd, request.scope);
   const scope = request.scope ?? here.scope;
   const owner = scope === 'user' ? publicScope(USER_SCOPE) : publicScope(here);
   const anchor = scope === 'user' ? deps.home : (here as { rootRealpath: string }).rootRealpath;

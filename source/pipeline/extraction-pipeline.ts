@@ -28,6 +28,8 @@ import { storeFiles } from '../home.js';
 import { dirname } from 'node:path';
 import {
   isExternal,
+  offlineNeedsNoProbe,
+  unknownRunner,
   type ContextTurn,
   type ExternalRunner,
   type Runner,
@@ -49,10 +51,9 @@ import { extractionTaskId, isTaskSubmitted, processedTurnRanges, type StoredTask
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
 import { resolveSessionKeys, selectTurns, type Selection } from '../store/core/turn-source.js';
-import { checkWindow, parseUtc, utcText, type Window, WINDOW_MAX_DAYS } from '../memory/window.js';
+import { utcText } from '../memory/window.js';
+import { checkRunOptions, refuseRunRequest, runWindow } from '../memory/run-request.js';
 
-/** Extraction tasks one run works on (seed 004 §9); the rest stay pending for the next run. */
-export const RUN_TASKS_MAX = 8;
 /** How long a claim holds: far longer than the builtin runner needs, short enough that a dead holder's work is picked up soon. */
 export const TASK_LEASE_MS = 60_000;
 /** A runner answering after this is a failed attempt. */
@@ -72,39 +73,6 @@ export type ExtractRequest = Omit<MemoryExtractRequest, 'cwd'> & {
 };
 
 export type ExtractReport = MemoryExtractReport;
-
-/**
- * What a run refuses before it reads anything — a task limit out of range, a date that is not one, a
- * window given whole that is empty, reversed or too long. Returns the run's task limit.
- */
-function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 'since' | 'until'>): number {
-  const limit = request.limit ?? RUN_TASKS_MAX;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
-    throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
-  const sinceMs = request.since === undefined ? undefined : parseUtc(request.since, '--since');
-  const untilMs = request.until === undefined ? undefined : parseUtc(request.until, '--until');
-  if (sinceMs !== undefined && untilMs !== undefined) checkWindow(sinceMs, untilMs);
-  return limit;
-}
-
-/**
- * A run's window. One the caller gave is checked as given; the default runs from the last run's
- * end (at most a year back), and right after a run it is the last millisecond: nothing new, never
- * an error. An --until the last run already passed would leave that default one millisecond long:
- * the person asked for an earlier stretch, which only --since can say.
- */
-function runWindow(request: Pick<ExtractRequest, 'since' | 'until'>, lastUntil: () => number | null): Window {
-  const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
-  if (request.since !== undefined) return checkWindow(parseUtc(request.since, '--since'), untilMs);
-  const last = lastUntil();
-  if (request.until !== undefined && last !== null && last >= untilMs)
-    throw new CmError(
-      'usage',
-      `--until ${utcText(untilMs)} is not after the last run's end (${utcText(last)}), where the window starts by default: give --since too.`,
-    );
-  const floor = untilMs - WINDOW_MAX_DAYS * 86_400_000;
-  return checkWindow(Math.min(Math.max(last ?? Number.NEGATIVE_INFINITY, floor), untilMs - 1), untilMs);
-}
 
 export type Progress = (event: {
   phase: 'plan' | 'extract' | 'adjudicate' | 'done';
@@ -130,11 +98,7 @@ export class ExtractionPipeline {
   runnerOf(name: string | undefined): Runner {
     const runners = typeof this.runners === 'function' ? this.runners(name ?? 'builtin') : this.runners;
     const runner = runners.get(name ?? 'builtin');
-    if (!runner)
-      throw new CmError(
-        'usage',
-        `No runner named ${JSON.stringify(name)}; available: ${[...runners.keys()].join(', ')} (profiles are in runners.json in the data home).`,
-      );
+    if (!runner) throw unknownRunner(name, [...runners.keys()]);
     return runner;
   }
 
@@ -146,10 +110,11 @@ export class ExtractionPipeline {
     request: ExtractRequest,
     lastUntil: (owner: { repositoryKey: string; worktreeKey: string } | null) => number | null,
   ): void {
-    this.runnerOf(request.runner);
-    checkRunOptions(request);
-    runWindow(request, () => lastUntil(request.cwd === null ? null : scopeResolver()(request.cwd)));
-    if (request.sessions) resolveSessionKeys(this.core, request.sessions);
+    refuseRunRequest(request, {
+      runner: (name) => this.runnerOf(name),
+      lastUntil: () => lastUntil(request.cwd === null ? null : scopeResolver()(request.cwd)),
+      sessions: (keys) => resolveSessionKeys(this.core, keys),
+    });
   }
 
   /** `lastUntil`: where the last finished run of a scope ended (the default start of the window). */
@@ -596,11 +561,7 @@ export class ExtractionPipeline {
   /** `memory reverify-runner`: the probe again, whatever the cache says. */
   reverify(name: string) {
     const runner = this.runnerOf(name);
-    if (!isExternal(runner))
-      throw new CmError(
-        'usage',
-        `The ${runner.name} runner is offline and needs no probe; name a profile of runners.json.`,
-      );
+    if (!isExternal(runner)) throw offlineNeedsNoProbe(runner.name);
     return this.conformance(runner, true);
   }
 

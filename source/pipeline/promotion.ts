@@ -10,7 +10,7 @@
 // repository binding before anything is written.
 import { inPromotionOrder } from '../memory/promotion-order.js';
 import { crypto } from '../ground/lazy-builtin.js';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { echoed } from '../echo-text.js';
 import { CmError, lintRefusalCode } from '../errors.js';
@@ -54,7 +54,14 @@ import {
   type StorePlanInput,
   unfinishedPlanIds,
 } from '../store/memory/promotion-store.js';
-import { blobAtHead, resolveScope, resolveScopeQuickly, USER_SCOPE } from '../effects/repository.js';
+import {
+  blobAtHead,
+  resolveScope,
+  resolveScopeQuickly,
+  type Scope,
+  scopeAsked,
+  USER_SCOPE,
+} from '../effects/repository.js';
 import { MemoryFileError, memoryFileRefusalCode, type MemoryRoot } from '../effects/safe-files.js';
 
 /** The writer commands prepare and promote use (the worker passes its writer's). */
@@ -309,18 +316,21 @@ export function storeBuilt(deps: GateDeps, plan: PromotionPlan, owner: Keys, can
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * A retirement plan (memory retire): removes the file of one approved entry, with its exact bytes
- * and blob OID recorded, journalled like any plan (status generated) for a person to approve. The
- * entry is looked up in the files themselves, never the projection: a file already gone is not
- * found. Without a scope: the caller's worktree's root, then the user's.
+ * The one memory root whose files hold the entry `memory retire` names, and those files: looked up
+ * in the files themselves, never the projection (a file already gone is not found). Without a scope:
+ * the caller's worktree's root, then the user's. Refused — no project memory here, no file holds
+ * it, or both roots do — before anything is stored: `memory retire` asks it before it connects too.
  */
-export async function prepareRetirement(deps: GateDeps, request: MemoryRetireRequest): Promise<MemoryPlanView> {
-  const here = resolveScope(request.cwd);
-  if (request.scope === 'project' && here.scope !== 'project')
-    throw new CmError(
-      'usage',
-      `${request.cwd} is not inside a git worktree: there is no project memory here. Run it in the repository, or use --scope user. Nothing was prepared.`,
-    );
+export function retirementTarget(
+  home: string,
+  request: MemoryRetireRequest,
+): {
+  here: Scope;
+  scope: 'project' | 'user';
+  root: MemoryRoot;
+  files: Array<{ path: string; bytes: Uint8Array }>;
+} {
+  const here = scopeAsked(request.cwd, request.scope, ' Nothing was prepared.');
   const scopes: Array<'project' | 'user'> = request.scope
     ? [request.scope]
     : here.scope === 'project'
@@ -332,7 +342,9 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
     files: Array<{ path: string; bytes: Uint8Array }>;
   }> = [];
   for (const scope of scopes) {
-    const anchor = scope === 'project' ? (here as { rootRealpath: string }).rootRealpath : deps.home;
+    // A data home not made yet (asked before the command connects) holds no user memory.
+    if (scope === 'user' && !existsSync(home)) continue;
+    const anchor = scope === 'project' ? (here as { rootRealpath: string }).rootRealpath : home;
     let root: MemoryRoot;
     let files: Array<{ path: string; bytes: Uint8Array }>;
     try {
@@ -353,7 +365,16 @@ export async function prepareRetirement(deps: GateDeps, request: MemoryRetireReq
       'usage',
       `Entry ${request.entryId} is in both the project and the user memory root: say which with --scope project or --scope user. Nothing was prepared.`,
     );
-  const { scope, root, files } = found[0]!;
+  return { here, ...found[0]! };
+}
+
+/**
+ * A retirement plan (memory retire): removes the file of one approved entry (retirementTarget),
+ * with its exact bytes and blob OID recorded, journalled like any plan (status generated) for a
+ * person to approve.
+ */
+export async function prepareRetirement(deps: GateDeps, request: MemoryRetireRequest): Promise<MemoryPlanView> {
+  const { here, scope, root, files } = retirementTarget(deps.home, request);
   const owner: Keys = scope === 'project' ? publicKeys(here) : USER_SCOPE;
   const built = buildRetirementPlan({
     planId: `plan-${crypto().randomBytes(8).toString('hex')}`,

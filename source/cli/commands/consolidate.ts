@@ -3,6 +3,7 @@
 // runners.json once its plan (the exact bytes) is approved by digest; its patch waits in
 // `memory review` as one item. No file in the memory root changes.
 import type { MemoryConsolidateResult } from '../../api/memory-views.js';
+import { refuseConsolidation } from '../../client/memory-refusals.js';
 import { CmError, EXIT } from '../../errors.js';
 import { fitLines, type Output } from '../output.js';
 import { approvalText, digestFlag } from './memory-extract.js';
@@ -112,15 +113,16 @@ export async function memoryConsolidate(home: string, flags: ConsolidateFlags, o
   const approveManifest = digestFlag(flags.approveManifest, '--approve-manifest');
   if (approvePlan !== undefined && approveManifest !== undefined)
     throw new CmError('usage', 'Give --approve-plan or --approve-manifest, not both.');
-  const result = await withWrite(home, (app) =>
-    app.memoryConsolidate({
-      scope: scopeOption(flags.scope),
-      cwd: process.cwd(),
-      ...(flags.runner === undefined ? {} : { runner: flags.runner }),
-      ...(approvePlan === undefined ? {} : { approvePlan }),
-      ...(approveManifest === undefined ? {} : { approveManifest }),
-    }),
-  );
+  const request = {
+    scope: scopeOption(flags.scope),
+    cwd: process.cwd(),
+    ...(flags.runner === undefined ? {} : { runner: flags.runner }),
+    ...(approvePlan === undefined ? {} : { approvePlan }),
+    ...(approveManifest === undefined ? {} : { approveManifest }),
+  };
+  // Refused before the lease is taken, which creates memory-state.
+  refuseConsolidation(home, request);
+  const result = await withWrite(home, (app) => app.memoryConsolidate(request));
   out.result(result, () => resultText(result));
   if (result.pendingPlan) return EXIT.authorisationNeeded;
   if (result.outcome === 'rejected') return EXIT.incomplete;

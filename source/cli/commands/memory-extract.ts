@@ -7,6 +7,7 @@
 import { CAPTURE_CLIENTS, type CaptureClient } from '../../api/common.js';
 import { connect, type Connection } from '../../client/connect.js';
 import { followRun, reportOf } from '../../client/extract-run.js';
+import { refuseExtractRun } from '../../client/memory-refusals.js';
 import { CmError, EXIT } from '../../errors.js';
 import type { MemoryExtractReport, MemoryExtractRun, PendingAuthorization } from '../../api/memory-runs.js';
 import { planLines, planPhrases } from '../../runner-plan-text.js';
@@ -84,6 +85,8 @@ export async function runExtract(home: string, args: string[], flags: ExtractFla
   };
   if (request.approvePlan !== undefined && request.approveManifest !== undefined)
     throw new CmError('usage', 'Give --approve-plan or --approve-manifest, not both.');
+  // What the run would refuse is refused before the lease is taken: taking it creates memory-state.
+  await refuseExtractRun(home, request);
   const connection = await connect(home, 'write');
   try {
     return await follow(connection, await connection.app.memoryExtractStart(request), out, 'started');

@@ -32,6 +32,7 @@ const revise = () => import('./revise.js');
 const consolidate = () => import('./consolidate.js');
 const extract = () => import('./memory-extract.js');
 const memoryLint = () => import('../../memory/memory-lint.js');
+const refusals = () => import('../../client/memory-refusals.js');
 
 /** The memory group's options: memory extract's, and those of the other subcommands. */
 export interface MemoryFlags extends ExtractFlags {
@@ -144,6 +145,8 @@ async function reverify(home: string, runner: string | undefined, out: Output): 
       'usage',
       'Name the profile to probe: common-memory memory reverify-runner --runner NAME (profiles are in runners.json).',
     );
+  // Refused before the lease is taken, which creates memory-state.
+  (await refusals()).refuseReverify(home, runner);
   const connection = await connect(home, 'write');
   try {
     const result = await connection.app.memoryReverifyRunner({ runner });
@@ -163,6 +166,8 @@ async function retry(home: string, taskId: string | undefined, out: Output): Pro
       'usage',
       'Give the task to retry: common-memory memory retry <task-id> (memory status counts the tasks waiting for one).',
     );
+  // A task memory-state does not hold (none without one) is refused before the lease creates it.
+  await (await refusals()).refuseRetry(home, taskId);
   const connection = await connect(home, 'write');
   try {
     const result = await connection.app.memoryRetry({ taskId });

@@ -7,6 +7,7 @@ import { CmError, EXIT } from '../../errors.js';
 import { echoed } from '../../echo-text.js';
 import type { MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { promotePreviewIn, wholeMemoryId } from '../../client/local-memory.js';
+import { refuseRetirement } from '../../client/memory-refusals.js';
 import { checkEntryIdArgument } from './entry-id.js';
 import { fitLine, fitLines, type Output, TEXT_COLUMNS } from '../output.js';
 import { textColumns } from '../../text-columns.js';
@@ -174,9 +175,10 @@ export async function memoryRetire(
   const entryId = args[0]!;
   refuseGroupId(entryId, 'retire', 'Nothing was prepared.');
   checkEntryIdArgument(entryId, ' Nothing was prepared.');
-  const plan = await withWrite(home, (app) =>
-    app.memoryRetire({ entryId, scope: scopeOption(scope), cwd: process.cwd() }),
-  );
+  const request = { entryId, scope: scopeOption(scope), cwd: process.cwd() };
+  // An entry no file holds is refused before the lease is taken, which creates memory-state.
+  await refuseRetirement(home, request);
+  const plan = await withWrite(home, (app) => app.memoryRetire(request));
   out.result(plan, () =>
     planWithDiff(
       plan,

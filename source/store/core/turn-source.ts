@@ -61,14 +61,17 @@ export function resolveSessionKeys(core: Db, keys: readonly string[]): string[] 
       `SELECT 1 FROM capture_activations WHERE session_key = ?
        UNION ALL SELECT 1 FROM generations WHERE generation_id = ? LIMIT 1`,
     ).get(key, key);
-    if (known === undefined)
-      throw new CmError(
-        'not_found',
-        `No captured session ${text}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them. Nothing was extracted.`,
-      );
+    if (known === undefined) throw noCapturedSession(text);
     return key;
   });
 }
+
+/** A session key given to a run that no captured session has (nor a unique start of one). */
+export const noCapturedSession = (text: string): CmError =>
+  new CmError(
+    'not_found',
+    `No captured session ${text}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them. Nothing was extracted.`,
+  );
 
 /** The turns of a selection, each with its messages; refuses a selection over SELECTION_MAX_TURNS. */
 export function selectTurns(core: Db, selection: Selection, inScope: (cwd: string | null) => boolean): SourceTurn[] {

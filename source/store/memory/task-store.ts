@@ -10,7 +10,7 @@ import { TASK_ATTEMPTS_MAX } from '../../limits.js';
 import { sha256Hex } from '../../ground/digests.js';
 import { memoryCommand } from '../command.js';
 import { type Db, prepared } from '../database.js';
-import type { Reader, Tx } from '../transaction.js';
+import { type Reader, reader, type Tx } from '../transaction.js';
 import { type AdjudicationTask, type ExtractionTask, SUBMISSIONS_PER_BATCH_MAX } from '../../memory/contracts.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -37,6 +37,12 @@ export interface TaskRow {
 
 export const readTask = (tx: Reader<'memory'>, taskId: string) =>
   prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
+
+/** What a command naming a task memory-state does not hold answers. */
+export const noMemoryTask = (taskId: string): CmError => new CmError('not_found', `No memory task ${taskId}.`);
+
+/** Whether memory-state holds the task (a read-only connection will do). */
+export const hasMemoryTask = (db: Db, taskId: string): boolean => readTask(reader<'memory'>(db), taskId) !== undefined;
 
 export const extractionTaskId = (chunkRef: string) => `ext-${sha256Hex(chunkRef).slice(0, 24)}`;
 
@@ -249,7 +255,7 @@ export function beginSubmission(
   output: string,
 ): { task: TaskRow; digest: string; replay?: unknown; refusal?: SubmissionRefusal } {
   const task = readTask(tx, taskId);
-  if (!task) throw new CmError('not_found', `No memory task ${taskId}.`);
+  if (!task) throw noMemoryTask(taskId);
   const digest = sha256Hex(output);
   const stored = prepared(
     tx.db,
@@ -358,7 +364,7 @@ export const taskCommands = {
     schema: abandonInput,
     run: (tx, _context, input) => {
       const task = readTask(tx, input.taskId);
-      if (!task) throw new CmError('not_found', `No memory task ${input.taskId}.`);
+      if (!task) throw noMemoryTask(input.taskId);
       if (task.status !== 'claimed' || task.claim_token !== input.claimToken) return { outcome: 'lease_lost' as const };
       return {
         outcome: 'abandoned' as const,
@@ -371,7 +377,7 @@ export const taskCommands = {
     schema: z.object({ taskId: z.string() }).strict(),
     run: (tx, _context, input) => {
       const task = readTask(tx, input.taskId);
-      if (!task) throw new CmError('not_found', `No memory task ${input.taskId}.`);
+      if (!task) throw noMemoryTask(input.taskId);
       if (task.status !== 'pending')
         throw new CmError(
           'operation_conflict',
