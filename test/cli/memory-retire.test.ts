@@ -12,6 +12,9 @@ import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
+
+/** The text as words: its lines wrap at 80 columns wherever a phrase falls. */
+const flat = (text: string): string => text.replace(/\s+/g, ' ');
 import { projectRoot, userRoot, writeEntry } from '../support/memory-files.js';
 
 after(() => c.closeStores());
@@ -78,7 +81,7 @@ describe('memory retire', () => {
     assert.match(text.stdout, /remove work_method\/legacy-config\.md\n {4}\(entry legacy-config, blob [0-9a-f]{40}\)/);
     assert.match(text.stdout, /^\+\+\+ \/dev\/null$/m);
     assert.match(text.stdout, /^-Read `src\/legacy\/config\.ts`\.$/m, 'the removal diff shows every line going');
-    assert.match(text.stdout, /common-memory memory approve plan-[0-9a-f]+ --digest [0-9a-f]{64}/);
+    assert.match(text.stdout, /^  common-memory memory approve plan-[0-9a-f]+ --digest [0-9a-f]{64}$/m);
     assert.ok(existsSync(path), 'preparing removes nothing');
 
     const plan = await retire(home, repo, 'legacy-config');
@@ -133,10 +136,10 @@ describe('memory retire', () => {
     const promoted = await cli(home, repo, ['memory', 'promote', plan.planId]);
     assert.equal(promoted.code, 5, promoted.stderr);
     assert.match(
-      promoted.stdout,
+      flat(promoted.stdout),
       /voided: work_method\/kept-rule\.md changed since the retirement plan was made, so it was not removed/,
     );
-    assert.match(promoted.stdout, /nothing was removed/);
+    assert.match(flat(promoted.stdout), /nothing was removed/);
     assert.deepEqual(readFileSync(path), edited, 'the edited file is kept byte for byte');
     const again = await cli(home, repo, ['memory', 'promote', plan.planId]);
     assert.equal(again.code, 5);
@@ -152,9 +155,9 @@ describe('memory retire', () => {
     // The user memory is in no git repository: the text says where the removed bytes stay instead.
     const text = await cli(home, outside, ['memory', 'retire', 'my-editor']);
     assert.equal(text.code, 0, text.stderr);
-    assert.doesNotMatch(text.stdout, /git keeps/);
+    assert.doesNotMatch(flat(text.stdout), /git keeps/);
     assert.match(
-      text.stdout,
+      flat(text.stdout),
       /the user memory is in no git repository: once removed, its text stays only in this plan/,
     );
     const plan = await retire(home, outside, 'my-editor');
@@ -179,12 +182,12 @@ describe('memory retire', () => {
     const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
     const committed = await cli(home, outside, ['memory', 'retire', 'my-editor']);
     assert.equal(committed.code, 0, committed.stderr);
-    assert.doesNotMatch(committed.stdout, /in no git repository/);
-    assert.match(committed.stdout, /git keeps the file's history once the removal is committed/);
+    assert.doesNotMatch(flat(committed.stdout), /in no git repository/);
+    assert.match(flat(committed.stdout), /git keeps the file's history once the removal is committed/);
     assert.equal((await retire(home, outside, 'my-editor')).history, 'committed');
     const fresh = await cli(home, outside, ['memory', 'retire', 'my-shell']);
     assert.equal(fresh.code, 0, fresh.stderr);
-    assert.match(fresh.stdout, /the file was never committed: once removed, its text stays only in this plan/);
+    assert.match(flat(fresh.stdout), /the file was never committed: once removed, its text stays only in this plan/);
     assert.equal((await retire(home, outside, 'my-shell')).history, 'uncommitted');
   });
 
@@ -194,14 +197,14 @@ describe('memory retire', () => {
     // Committed as they are: git keeps them.
     const committed = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
     assert.equal(committed.code, 0, committed.stderr);
-    assert.match(committed.stdout, /git keeps the file's history once the removal is committed/);
+    assert.match(flat(committed.stdout), /git keeps the file's history once the removal is committed/);
     assert.equal((await retire(home, repo, 'kept-rule')).history, 'committed');
     // Edited since the commit: git keeps only the committed version.
     appendFileSync(join(projectRoot(repo), KEPT), 'A line not committed yet.\n');
     const edited = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
     assert.equal(edited.code, 0, edited.stderr);
     assert.match(
-      edited.stdout,
+      flat(edited.stdout),
       /git keeps only its last committed version: the changes since stay only in this plan \(memory plan plan-[0-9a-f]+\)/,
     );
     assert.equal((await retire(home, repo, 'kept-rule')).history, 'changed');
@@ -209,9 +212,9 @@ describe('memory retire', () => {
     writeEntry(projectRoot(repo), 'fresh-rule', 'A fresh rule', 'Run the linter before pushing.');
     const fresh = await cli(home, repo, ['memory', 'retire', 'fresh-rule']);
     assert.equal(fresh.code, 0, fresh.stderr);
-    assert.doesNotMatch(fresh.stdout, /git keeps/);
+    assert.doesNotMatch(flat(fresh.stdout), /git keeps/);
     assert.match(
-      fresh.stdout,
+      flat(fresh.stdout),
       /the file was never committed: once removed, its text stays only in this plan \(memory plan plan-[0-9a-f]+\)/,
     );
     assert.equal((await retire(home, repo, 'fresh-rule')).history, 'uncommitted');
@@ -220,7 +223,7 @@ describe('memory retire', () => {
     writeEntry(projectRoot(bare), 'first-rule', 'A first rule', 'Write the tests first.');
     const first = await cli(home, bare, ['memory', 'retire', 'first-rule']);
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /the file was never committed/);
+    assert.match(flat(first.stdout), /the file was never committed/);
     // The user memory: in no repository.
     writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
     assert.equal((await retire(home, repo, 'my-editor', '--scope', 'user')).history, 'none');
@@ -309,7 +312,7 @@ describe('memory retire', () => {
 
     const help = await inProcess(home, repo, ['memory', 'retire', '--help']);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /memory retire <entry-id>/);
+    assert.match(flat(help.stdout), /memory retire <entry-id>/);
     for (const line of help.stdout.split('\n')) assert.ok(line.length <= 80, `over 80 columns: ${line}`);
   });
 });
