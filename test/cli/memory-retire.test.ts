@@ -81,7 +81,7 @@ describe('memory retire', () => {
     assert.match(text.stdout, /remove work_method\/legacy-config\.md\n {4}\(entry legacy-config, blob [0-9a-f]{40}\)/);
     assert.match(text.stdout, /^\+\+\+ \/dev\/null$/m);
     assert.match(text.stdout, /^-Read `src\/legacy\/config\.ts`\.$/m, 'the removal diff shows every line going');
-    assert.match(text.stdout, /^  common-memory memory approve plan-[0-9a-f]+ --digest [0-9a-f]{64}$/m);
+    assert.match(text.stdout, /^ {2}common-memory memory approve plan-[0-9a-f]+ --digest [0-9a-f]{64}$/m);
     assert.ok(existsSync(path), 'preparing removes nothing');
 
     const plan = await retire(home, repo, 'legacy-config');
