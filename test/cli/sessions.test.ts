@@ -106,6 +106,11 @@ describe('reading captured sessions', { timeout: 60_000 }, () => {
     const pi = await runCliInProcess(['sessions', '--client', 'pi', '--json', '--home', home]);
     assert.equal(pi.code, 0, pi.stderr);
     assert.deepEqual((JSON.parse(pi.stdout) as SessionList).sessions, [], 'the claude session is not a pi one');
+    // In words: none of that client's, not "none yet" with the advice of an empty store.
+    const piText = await runCliInProcess(['sessions', '--client', 'pi', '--home', home]);
+    assert.equal(piText.code, 0, piText.stderr);
+    assert.doesNotMatch(piText.stdout, /No captured sessions yet|Install the hooks/);
+    assert.match(piText.stdout, /No pi session was captured; common-memory sessions lists every client's/);
     const claude = await runCliInProcess(['sessions', '--client', 'claude', '--json', '--home', home]);
     assert.equal((JSON.parse(claude.stdout) as SessionList).sessions.length, 1);
   });

@@ -46,6 +46,11 @@ export async function runSessions(home: string, flags: SessionsFlags, out: Outpu
       // Past the last page (the key of the oldest session given to --after) the store is not empty.
       if (list.sessions.length === 0 && flags.after !== undefined)
         return [fit(`No sessions older than ${flags.after}: it was the last of ${list.total}.`), ...note].join('\n');
+      if (list.sessions.length === 0 && flags.client !== undefined)
+        return [
+          fit(`No ${flags.client} session was captured; common-memory sessions lists every client's.`),
+          ...note,
+        ].join('\n');
       if (list.sessions.length === 0)
         return [
           waiting === null
