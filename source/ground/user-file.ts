@@ -2,6 +2,7 @@
 // whole, only when it is a regular file (through a link) of at most `maxBytes`. The open is
 // non-blocking and the checks are made on the open descriptor before a byte is read, so a FIFO, a
 // device or an endless file is refused with a line instead of hanging or filling memory.
+import { echoedWord } from '../echo-text.js';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { CmError } from '../errors.js';
 
@@ -13,7 +14,8 @@ export const shownPath = (path: string): string => (/\p{Cc}/u.test(path) ? JSON.
 
 /** `what`: the command, for the messages ("memory lint"). */
 export function readUserFile(path: string, maxBytes: number, what: string): string {
-  const shown = shownPath(path);
+  // A path thousands of characters long is said by its start and length, as any typed input is.
+  const shown = echoedWord(shownPath(path));
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -118,6 +118,23 @@ describe('what a person types', { timeout: 120_000 }, () => {
     }
   });
 
+  it('an id or path thousands of characters long is echoed by its start and its length, never whole', async () => {
+    const home = tempHome('long-ids');
+    assert.equal((await runCliInProcess(['note', 'one', '--home', home])).code, 0);
+    const long = 'a'.repeat(3000);
+    for (const args of [
+      ['session', long],
+      ['abandon', long],
+      ['memory', 'retry', long],
+      ['memory', 'lint', join(dirname(home), long)],
+    ]) {
+      const refused = await runCliInProcess([...args, '--home', home]);
+      assert.notEqual(refused.code, 0, args[0]);
+      assert.match(refused.stderr, /… \(\d{4} characters\)/, `${args[0]} ${args[1]}`);
+      assert.ok(refused.stderr.length < 600, `${args[0]}: ${refused.stderr.length} characters`);
+    }
+  });
+
   it('--limit out of its range is refused naming the flag as typed, by sessions, log and timeline alike', async () => {
     const home = tempHome('limit-range');
     assert.equal((await runCliInProcess(['note', 'one', '--home', home])).code, 0);

@@ -1,6 +1,7 @@
 // The prompt lifecycle in the store: admission (intent + canonical user row + operation + busy in
 // one transaction, before any byte reaches pi), attempted, settled, abort requests, abandon.
 // Accepted and rejected are evidence from pi's own response, applied in pi-ingest.ts.
+import { echoedWord } from '../../echo-text.js';
 import { prepared } from '../database.js';
 import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
@@ -119,7 +120,7 @@ export function admitPrompt(tx: Tx, storeId: string, input: AdmitPrompt): Admiss
 
 function requirePrompt(tx: Tx, operationId: string) {
   const op = findOperation(tx.db, operationId);
-  if (!op || op.kind !== 'prompt') throw new CmError('not_found', `No prompt operation ${operationId}.`);
+  if (!op || op.kind !== 'prompt') throw new CmError('not_found', `No prompt operation ${echoedWord(operationId)}.`);
   return op;
 }
 

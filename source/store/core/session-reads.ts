@@ -1,5 +1,6 @@
 // Reading what was captured: the sessions, and one session's turns with what the user said in
 // full. These are the only reads that return bodies; status and logs never do.
+import { echoedWord } from '../../echo-text.js';
 import { CmError } from '../../errors.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
 import type {
@@ -54,7 +55,7 @@ export function readSession(db: Db, request: SessionReadRequest): SessionView {
   if (activation === undefined)
     throw new CmError(
       'not_found',
-      `No captured session ${request.sessionKey}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them.`,
+      `No captured session ${echoedWord(request.sessionKey)}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them.`,
     );
   const summary = readSessionSummary(db, activation)!;
   const turns = db

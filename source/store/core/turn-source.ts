@@ -1,6 +1,7 @@
 // The turns an extraction may read, from core.sqlite (read-only): sealed turns of captured
 // sessions and the prompts of driven pi agents with the rows that answered them. Only a user's
 // delivered message is evidence; everything else comes along as context.
+import { echoedWord } from '../../echo-text.js';
 import { CmError } from '../../errors.js';
 import { prepared, type Db } from '../database.js';
 import { ID_PREFIX_HINT, resolveIdPrefix } from '../id-prefix.js';
@@ -70,7 +71,7 @@ export function resolveSessionKeys(core: Db, keys: readonly string[]): string[] 
 export const noCapturedSession = (text: string): CmError =>
   new CmError(
     'not_found',
-    `No captured session ${text}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them. Nothing was extracted.`,
+    `No captured session ${echoedWord(text)}: ${ID_PREFIX_HINT.replace('ID', 'key')}; "common-memory sessions" lists them. Nothing was extracted.`,
   );
 
 /** The turns of a selection, each with its messages; refuses a selection over SELECTION_MAX_TURNS. */

@@ -3,6 +3,7 @@
 // the bookkeeping every submission shares — one accepted submission per task, a replay with the
 // same digest returns the stored outcome, a different one is audited and refused, and a failed
 // attempt is counted so that a task stops after TASK_ATTEMPTS_MAX until retried explicitly.
+import { echoedWord } from '../../echo-text.js';
 import { crypto } from '../../ground/lazy-builtin.js';
 import { z } from 'zod';
 import { CmError } from '../../errors.js';
@@ -39,7 +40,8 @@ export const readTask = (tx: Reader<'memory'>, taskId: string) =>
   prepared(tx.db, 'SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
 
 /** What a command naming a task memory-state does not hold answers. */
-export const noMemoryTask = (taskId: string): CmError => new CmError('not_found', `No memory task ${taskId}.`);
+export const noMemoryTask = (taskId: string): CmError =>
+  new CmError('not_found', `No memory task ${echoedWord(taskId)}.`);
 
 /** Whether memory-state holds the task (a read-only connection will do). */
 export const hasMemoryTask = (db: Db, taskId: string): boolean => readTask(reader<'memory'>(db), taskId) !== undefined;
