@@ -338,7 +338,7 @@ export const COMMAND_SPECS = [
     path: 'memory recall',
     args: '<text>',
     summary: 'what memory already holds like <text> (BM25 + reciprocal rank fusion)',
-    flags: { limit: ['N', 'results'] },
+    flags: { limit: ['N', 'results (1-100, default 10)'] },
   },
   {
     path: 'memory review',
