@@ -17,6 +17,8 @@
 // before_agent_start, and from then on gives that one (hook/main.ts piRefreshedSnapshot).
 import { storeFiles } from '../home.js';
 import { CmError } from '../errors.js';
+import { echoed } from '../echo-text.js';
+import { ID_PREFIX_HINT, resolveIdPrefix } from '../store/id-prefix.js';
 import { readSessionSnapshot } from '../store/memory/snapshot-read.js';
 import { MEMORY_FOLLOW_HOOK_BUDGET_MS, MEMORY_FOLLOW_HOOK_FILE_STAMPS_MAX } from '../limits.js';
 import { cliCommand } from './cli-command.js';
@@ -64,11 +66,13 @@ const SESSION_ENV: Record<string, string> = { codex: 'CODEX_THREAD_ID', claude: 
 
 function findActivation(db: Db, target: RefreshTarget, env: NodeJS.ProcessEnv): RefreshActivation {
   if (target.sessionKey !== undefined) {
-    const row = activationByKey(db, target.sessionKey);
+    // A unique start of the key names the session, as `session <key>` takes it.
+    const key = resolveIdPrefix(db, 'capture_activations', 'session_key', target.sessionKey, 'session');
+    const row = activationByKey(db, key);
     if (!row)
       throw new CmError(
         'not_found',
-        `No session has the key ${JSON.stringify(target.sessionKey)}; common-memory sessions lists them.`,
+        `No session has the key ${echoed(target.sessionKey)}: ${ID_PREFIX_HINT.replace('ID', 'key')}; common-memory sessions lists them.`,
       );
     if (row.state !== 'active')
       throw new CmError('not_found', `Session ${row.session_key} has ended; a new session reads memory at its start.`);

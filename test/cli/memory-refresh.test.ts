@@ -117,6 +117,18 @@ describe('memory refresh', () => {
     const unknown = await runCli(['memory', 'refresh', '--session', 'no-such-key', '--home', home]);
     assert.equal(unknown.code, 6);
     assert.match(unknown.stderr, /common-memory sessions lists them/);
+    assert.match(unknown.stderr, /a unique start of it/, 'it says a start of the key will do');
+    // A unique start of the key names the session, as `session <key>` takes it.
+    const byStart = await runCli([
+      'memory',
+      'refresh',
+      '--session',
+      activation(home, 's1').key.slice(0, 6),
+      '--home',
+      home,
+    ]);
+    assert.equal(byStart.code, 0, byStart.stderr);
+    assert.match(byStart.stdout, /next prompt or tool use/);
 
     const before = activation(home, 's1');
     writeFileSync(storeFiles(home).memoryState, 'damaged beyond repair, not SQLite at all');
