@@ -1,7 +1,7 @@
 // The data home: where every store of common-memory lives. Resolved once per process,
 // created 0700, never world-readable. Importable from the hook fast path (node:* only).
-import { accessSync, constants, chmodSync, existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { CmError } from './errors.js';
 import { os } from './ground/lazy-builtin.js';
 import { DirectoryError, makeDirectories } from './ground/make-directories.js';
@@ -51,12 +51,33 @@ export function homeReadProblem(home: string): CmError | null {
     accessSync(home, constants.R_OK | constants.X_OK);
     return null;
   } catch (error) {
-    return (error as NodeJS.ErrnoException)?.code === 'ENOENT' ? null : homeError(home, error);
+    if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') return homeError(home, error);
+    // Nothing there yet reads as no store; a link that leads nowhere is said as such.
+    const target = danglingLink(home);
+    return target === null ? null : danglingHome(home, target);
   }
 }
 
+/** The data home as a link that leads nowhere: where it leads, or null when it is no such link. */
+function danglingLink(home: string): string | null {
+  try {
+    if (!lstatSync(home).isSymbolicLink() || existsSync(home)) return null;
+    return resolve(dirname(home), readlinkSync(home));
+  } catch {
+    return null;
+  }
+}
+
+const danglingHome = (home: string, target: string): CmError =>
+  new CmError(
+    'store_unavailable',
+    `The data home ${home} is a link to ${target}, which does not exist. Create that directory, point the link elsewhere, or choose another with --home or ${HOME_ENV}.`,
+  );
+
 export function homeError(home: string, error: unknown): CmError {
   if (error instanceof CmError) return error;
+  const target = danglingLink(home);
+  if (target !== null) return danglingHome(home, target);
   if (error instanceof DirectoryError) {
     const choose = `Choose another with --home or ${HOME_ENV}.`;
     if (error.at === home && error.code === 'ENOTDIR')

@@ -2,7 +2,7 @@
 // exit 7 and one line that names the path and why, never a loop of failed mkdir calls.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BIN, runCli, tempHome } from '../support/cli.js';
@@ -23,6 +23,24 @@ describe('paths that cannot be created', { timeout: 120_000 }, () => {
     const json = await runCli(['note', 'hello', '--home', '/proc/x', '--json'], { timeoutMs: 10_000 });
     assert.equal(json.code, 7);
     assert.equal(JSON.parse(json.stderr).error.code, 'store_unavailable');
+  });
+
+  it('a home that is a link to nowhere says where it leads, for a write and a read', async () => {
+    const home = tempHome('dangling-home');
+    mkdirSync(dirname(home), { recursive: true });
+    symlinkSync(join(dirname(home), 'gone', 'home'), home);
+    const write = await runCliInProcess(['note', 'hello', '--home', home]);
+    assert.equal(write.code, 7, write.stderr);
+    assert.match(
+      write.stderr,
+      /The data home .*dangling-home-\w+\/home is a link to .*gone\/home, which does not exist/,
+    );
+    assert.doesNotMatch(write.stderr, /ENOENT/);
+    const read = await runCliInProcess(['status', '--home', home]);
+    assert.equal(read.code, 7, read.stderr);
+    assert.match(read.stderr, /is a link to .*gone\/home, which does not exist/);
+    assert.ok(lstatSync(home).isSymbolicLink(), 'the link stays');
+    assert.equal(existsSync(join(dirname(home), 'gone')), false, 'nothing made where it leads');
   });
 
   it('a home that is a file, or below one, says so', async () => {
