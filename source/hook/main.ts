@@ -42,7 +42,11 @@ export function runHook(argv: string[]): number {
   try {
     args = parseArgs(argv);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    // Said as every command says its errors: JSON under --json (a person trying the hook by hand).
+    const message = (error as Error).message;
+    process.stderr.write(
+      argv.includes('--json') ? `${JSON.stringify({ error: { code: 'usage', message } })}\n` : `${message}\n`,
+    );
     return 2;
   }
   let db: Db | undefined;

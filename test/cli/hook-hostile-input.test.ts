@@ -323,6 +323,22 @@ describe('hook: the global flags before the command', () => {
     assert.equal(json.code, 0, json.stderr);
     assert.equal(inbox(home).length, 2);
   });
+
+  it('a usage error of the hook is JSON under --json, as every command says its errors', async () => {
+    for (const args of [
+      ['hook', '--json'],
+      ['--json', 'hook', 'vim'],
+    ]) {
+      const refused = await runCli(args, { input: '{}' });
+      assert.equal(refused.code, 2, args.join(' '));
+      const error = (JSON.parse(refused.stderr) as { error: { code: string; message: string } }).error;
+      assert.equal(error.code, 'usage');
+      assert.match(error.message, /^usage: common-memory hook codex\|claude\|pi/);
+    }
+    const plain = await runCli(['hook'], { input: '{}' });
+    assert.equal(plain.code, 2);
+    assert.match(plain.stderr, /^usage: common-memory hook/);
+  });
 });
 
 describe('hook: session ids that are not valid UTF-8', () => {
