@@ -166,6 +166,31 @@ function withJob(state: ReviewState, job: NewJob): ReviewState {
   return { ...state, lastId: id, job: { ...job, id } as ReviewJob, notice: null, error: null };
 }
 
+/**
+ * Where the selection goes in a queue read again: the row of the candidate it was on (rows added
+ * above it or taken away move it), else of the nearest one still listed — the next older one, which
+ * takes its place, else the one before — else the same row number.
+ */
+function followSelection(
+  before: readonly MemoryReviewCandidate[],
+  selected: number,
+  after: readonly MemoryReviewCandidate[],
+): number {
+  const last = Math.max(0, after.length - 1);
+  if (before.length === 0 || after.length === 0) return Math.min(selected, last);
+  const rows = new Map(after.map((candidate, index) => [candidate.candidateId, index]));
+  const rowOf = (index: number) => rows.get(before[index]?.candidateId ?? '');
+  for (let index = selected; index < before.length; index++) {
+    const row = rowOf(index);
+    if (row !== undefined) return row;
+  }
+  for (let index = selected - 1; index >= 0; index--) {
+    const row = rowOf(index);
+    if (row !== undefined) return row;
+  }
+  return Math.min(selected, last);
+}
+
 export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewState {
   switch (action.type) {
     case 'reload': {
@@ -192,7 +217,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       const ids = new Set(action.review.candidates.map((candidate) => candidate.candidateId));
       const marked = new Set([...state.marked].filter((id) => ids.has(id)));
       const open = state.open && ids.has(state.open.candidateId) ? state.open : null;
-      const selected = Math.min(state.selected, Math.max(0, action.review.candidates.length - 1));
+      const selected = followSelection(candidatesOf(state), state.selected, action.review.candidates);
       // A patch prepared (or gone) leaves the queue, and its open view closes.
       const patch =
         state.patch && action.review.patches.some((p) => p.taskId === state.patch!.taskId) ? state.patch : null;

@@ -1,0 +1,93 @@
+// The Review queue read again (r, or after a confirm or a discard): the selection stays on the
+// candidate it was on, by id, wherever the new read puts it; a candidate gone leaves it on the
+// nearest row. d then asks about the candidate the cursor shows. In process, with a fake
+// Application whose queue changes between reads, as another process's proposal changes it.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
+import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
+
+const { home: HOME, dirs: DIRS } = absentDirs('cm-review-follow');
+
+function candidate(n: number): MemoryReviewCandidate {
+  return reviewCandidate({ candidateId: `cand-${String(n).padStart(8, '0')}`, content: `Candidate number ${n}.` });
+}
+
+function review(candidates: MemoryReviewCandidate[]): MemoryReview {
+  return {
+    scope: 'all',
+    callerScope: 'project',
+    repositoryKey: 'repo-key',
+    candidates,
+    total: candidates.length,
+    nextAfter: null,
+    patches: [],
+  };
+}
+
+/** The Memory screen on a queue the test changes between reads (`queue.rows`, newest first). */
+async function mountQueue(rows: MemoryReviewCandidate[]) {
+  const queue = { rows, reads: 0 };
+  const view = await mount(
+    fakeApp({
+      status: async () => hostStatus(),
+      memoryReview: async () => {
+        queue.reads += 1;
+        return review(queue.rows);
+      },
+    }),
+    HOME,
+    { service: async () => null, integrations: DIRS },
+  );
+  return { view, queue };
+}
+
+const selectedRow = (view: View) => (view.lastFrame() ?? '').split('\n').find((line) => line.startsWith('›')) ?? '';
+
+describe('Review: r keeps the selection on its candidate', () => {
+  test('a candidate added from outside: after r the cursor and d are on the same candidate', async () => {
+    const six = [6, 5, 4, 3, 2, 1].map(candidate);
+    const { view, queue } = await mountQueue(six);
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 6/);
+      await press(view, KEY.down.repeat(3));
+      await waitForText(view, /· 4 of 6/);
+      assert.match(selectedRow(view), /Candidate number 3\./);
+      queue.rows = [candidate(7), ...six];
+      await press(view, 'r');
+      await waitForText(view, /· 5 of 7/);
+      assert.match(selectedRow(view), /Candidate number 3\./);
+      await press(view, 'd');
+      await waitForText(view, /Discard candidate cand-00000003\?/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('the candidate gone: the cursor goes to the row that took its place, or the last row', async () => {
+    const six = [6, 5, 4, 3, 2, 1].map(candidate);
+    const { view, queue } = await mountQueue(six);
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 6/);
+      await press(view, KEY.down.repeat(3));
+      await waitForText(view, /· 4 of 6/);
+      // 3 gone and a new one on top: the next older candidate, 2, is the nearest row.
+      queue.rows = [candidate(7), ...six.filter((c) => c.candidateId !== 'cand-00000003')];
+      await press(view, 'r');
+      await waitForText(view, /· 5 of 6/);
+      assert.match(selectedRow(view), /Candidate number 2\./);
+      // The oldest rows gone: the nearest left is the one before them.
+      await press(view, KEY.down.repeat(5));
+      await waitForText(view, /· 6 of 6/);
+      queue.rows = queue.rows.slice(0, 3);
+      await press(view, 'r');
+      await waitForText(view, /· 3 of 3/);
+      assert.match(selectedRow(view), /Candidate number 5\./);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
