@@ -1,7 +1,8 @@
 // The Review queue read again (r, or after a confirm or a discard): the selection stays on the
 // candidate it was on, by id, wherever the new read puts it; a candidate gone leaves it on the
-// nearest row. d then asks about the candidate the cursor shows. In process, with a fake
-// Application whose queue changes between reads, as another process's proposal changes it.
+// nearest row. d then asks about the candidate the cursor shows. What Review says about one
+// candidate leaves when the selection moves to another or another view is shown. In process, with
+// a fake Application whose queue changes between reads, as another process's proposal changes it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
@@ -86,6 +87,79 @@ describe('Review: r keeps the selection on its candidate', () => {
       await press(view, 'r');
       await waitForText(view, /· 3 of 3/);
       assert.match(selectedRow(view), /Candidate number 5\./);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe('Review: a notice about one candidate leaves with the selection or the view', () => {
+  const statement = {
+    statementId: 's1',
+    text: 'Always use named exports.',
+    evidence: [],
+    claimSupport: 'typed-fact',
+  };
+
+  test('a confirmed statement: the notice stays on its candidate, and leaves when the view changes', async () => {
+    const rows = [
+      reviewCandidate({ candidateId: 'cand-0000000b', content: 'Always use named exports.', statements: [statement] }),
+      candidate(1),
+    ];
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        memoryReview: async () => review(rows),
+        memoryConfirm: async () => ({
+          candidateId: 'cand-0000000b',
+          statementId: 's1',
+          claimSupport: 'human-confirmed',
+          quarantined: false,
+          revision: 2,
+          replayed: false,
+        }),
+      }),
+      HOME,
+      { service: async () => null, integrations: DIRS },
+    );
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 2/);
+      await press(view, KEY.enter);
+      await waitForText(view, /Statements \(1\)/);
+      await press(view, 'c');
+      await waitForText(view, /Statement s1 confirmed/);
+      // Back on the queue the selection is still that candidate: the notice is still about it.
+      await press(view, KEY.escape);
+      await waitForText(view, /· 1 of 2/);
+      assert.match(view.lastFrame() ?? '', /Statement s1 confirmed/);
+      await press(view, ']');
+      await waitForText(view, /\[Prepare & promote\]/);
+      await press(view, '[');
+      const back = await waitForText(view, /\[Review\][\s\S]*· 1 of 2/);
+      assert.doesNotMatch(back, /Statement s1 confirmed/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('a quarantined candidate refused by p: the notice leaves when the selection moves', async () => {
+    const rows = [
+      reviewCandidate({ candidateId: 'cand-0000000q', status: 'quarantined', content: 'The token is ghp_…' }),
+      candidate(1),
+    ];
+    const { view } = await mountQueue(rows);
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 2/);
+      await press(view, 'p');
+      await waitForText(view, /cand-0000000q is quarantined/);
+      // A key that moves nothing (↑ on the first row) leaves it.
+      await press(view, KEY.up);
+      assert.match(view.lastFrame() ?? '', /cand-0000000q is quarantined/);
+      await press(view, KEY.down);
+      const moved = await waitForText(view, /· 2 of 2/);
+      assert.doesNotMatch(moved, /is quarantined/);
     } finally {
       await unmount(view);
     }

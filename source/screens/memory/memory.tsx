@@ -125,6 +125,11 @@ export function Memory() {
   useEffect(() => {
     if (actions.revised > 0) dispatchReview({ type: 'reload', quiet: true });
   }, [actions.revised]);
+  // What Review last said is about the candidate it was said on: shown another view, it is gone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect is the view changing
+  useEffect(() => {
+    dispatchReview({ type: 'viewChanged' });
+  }, [view]);
   // Files change by hand while the screen is open (a fix, a pull, a sync in another terminal):
   // Entries reads its stale list, the left-out files and the last search again each time it is
   // shown, not only when the screen mounts.

@@ -70,6 +70,8 @@ export type ReviewAction =
   | { type: 'moreLoaded'; id: number; review: MemoryReview }
   | { type: 'loadFailed'; id: number; error: ShownError }
   | { type: 'select'; delta: number }
+  /** The screen showed another view: the last notice was about what Review showed, and leaves with it. */
+  | { type: 'viewChanged' }
   | { type: 'toggleMark' }
   | { type: 'open' }
   | { type: 'close' }
@@ -210,6 +212,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         marked: new Set(),
         open: null,
         asking: null,
+        notice: null,
       };
     }
     case 'loaded': {
@@ -247,11 +250,15 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
     case 'loadFailed':
       if (state.more?.id === action.id) return { ...state, more: null, error: action.error };
       return state.load?.id === action.id ? { ...state, load: null, error: action.error } : state;
-    case 'select':
-      return readAhead({
-        ...state,
-        selected: moveSelection(state.selected, action.delta, candidatesOf(state).length),
-      });
+    case 'select': {
+      const selected = moveSelection(state.selected, action.delta, candidatesOf(state).length);
+      if (selected === state.selected) return readAhead(state);
+      // A notice (a statement confirmed, a candidate refused by p) is about the candidate it was
+      // given on: it does not stay under another.
+      return readAhead({ ...state, selected, notice: null });
+    }
+    case 'viewChanged':
+      return state.notice === null ? state : { ...state, notice: null };
     case 'toggleMark': {
       const candidate = targetCandidate(state);
       if (!candidate) return state;
