@@ -9,6 +9,7 @@ import { moveSelection } from '../widgets/list-window.js';
 
 export interface EntriesState {
   typing: boolean;
+  /** The search line being typed; the query searched is `search` in flight, then `result`'s. */
   line: LineState;
   /** A search in flight; `again`: the last one read anew (files or verdicts changed), the selection kept in range. */
   search: { id: number; query: string; again?: boolean } | null;
@@ -35,6 +36,12 @@ export function listedRows(
 ): Array<{ entryId: string; title: string; scope: string; path: string }> {
   return state.result ? state.result.results : (state.stale?.entries ?? []);
 }
+
+/**
+ * The query the list's heading names: the one being searched (its spinner beside it), else the one
+ * whose results are shown; null before any search. Never the line being typed or cancelled.
+ */
+export const shownQuery = (state: EntriesState): string | null => state.search?.query ?? state.result?.query ?? null;
 
 export type EntriesAction =
   | { type: 'openSearch' }
@@ -75,7 +82,8 @@ export const initialEntriesState: EntriesState = {
 export function entriesReducer(state: EntriesState, action: EntriesAction): EntriesState {
   switch (action.type) {
     case 'openSearch':
-      return { ...state, typing: true, open: null, entry: null };
+      // An empty line each time: typing never appends to a query searched or cancelled before.
+      return { ...state, typing: true, line: emptyLine, open: null, entry: null };
     case 'edit':
       return { ...state, line: editLine(state.line, action.edit) };
     case 'cancelSearch':

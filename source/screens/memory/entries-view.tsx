@@ -10,7 +10,7 @@ import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { coverageLines, entryLines, leftOutLines, staleHeadingLines } from './entries-lines.js';
-import { type EntriesState, listedRows } from './entries-state.js';
+import { type EntriesState, listedRows, shownQuery } from './entries-state.js';
 import { LinePane, position } from './line-pane.js';
 import { type ScreenLine, splitLine, wrapLines } from './wrap-lines.js';
 
@@ -91,7 +91,7 @@ export function EntriesView({
       ) : (
         <Box>
           <Text wrap="truncate-end">
-            {`${state.line.text ? `search: ${state.line.text}` : 'search: (none yet)'}${position(top, textRoom, lines.length)}`}
+            {`search: ${shownQuery(state) ?? '(none yet)'}${position(top, textRoom, lines.length)}`}
           </Text>
           {state.search ? <Text> </Text> : null}
           {state.search ? <Spinner label="searching…" /> : null}
