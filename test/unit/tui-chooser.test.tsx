@@ -16,6 +16,7 @@ import { KeyboardProvider, PRIORITY, useKeyHandler } from '../../source/screens/
 import { pastedMoves, useChooserKeys } from '../../source/screens/keyboard/use-chooser-keys.js';
 import { Chooser } from '../../source/screens/widgets/chooser.js';
 import { moveSelection } from '../../source/screens/widgets/list-window.js';
+import { CmError } from '../../source/errors.js';
 import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
 import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
 
@@ -336,6 +337,80 @@ describe('the scope chooser (Memory · Prepare & promote)', () => {
       await waitForFrame(view, 'the prepare request', () => prepared.length === 1);
       assert.equal(prepared[0]?.scope, 'user');
       assert.deepEqual(prepared[0]?.candidateIds, ['cand-0001aaaa']);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe('the scope chooser for a user-scope candidate', () => {
+  test('only the user scope is offered: ↑↓ and s stay on it, and Enter prepares for user', async () => {
+    const prepared: Array<{ scope: string; candidateIds: string[] }> = [];
+    const outside = reviewCandidate({
+      candidateId: 'cand-0002bbbb',
+      content: 'Prefer British spelling in prose.',
+      scope: 'user',
+      repository: null,
+    });
+    const view = await mount(
+      fakeApp({
+        status: async () => status,
+        memoryReview: async () => review([outside]),
+        memoryPrepare: async (request: { scope: string; candidateIds: string[] }) => {
+          prepared.push(request);
+          return new Promise(() => {});
+        },
+      }),
+      HOME,
+      { service: noService, integrations: DIRS },
+    );
+    try {
+      await press(view, '7');
+      await waitForText(view, /Prefer British spelling/);
+      await press(view, 'p');
+      let frame = await waitForText(view, /\[Prepare & promote\]/);
+      assert.match(frame, /^> user · your own memory, read in every repository/m);
+      assert.doesNotMatch(frame, /project · /, 'a user-scope candidate has no repository to go to');
+      assert.match(frame, /1 candidate to promote into the user memory root/);
+      assert.doesNotMatch(frame, /scope project|↑↓\/s scope/, 'the help line offers no other scope');
+      await press(view, 's');
+      await press(view, KEY.down);
+      await press(view, KEY.up);
+      frame = await waitForText(view, /^> user · /m);
+      assert.doesNotMatch(frame, /into the project memory root/);
+      await press(view, KEY.enter);
+      await waitForFrame(view, 'the prepare request', () => prepared.length === 1);
+      assert.equal(prepared[0]?.scope, 'user');
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe("prepare's refusal that names the CLI's --scope", () => {
+  test('the screen says which scope to choose with which key', async () => {
+    const message =
+      'cand-0001aaaa revises use-named-exports, which is not in the project memory: prepare it into the user memory (--scope user) if that one holds it, or discard it if the entry was retired. Nothing was prepared.';
+    const view = await mount(
+      fakeApp({
+        status: async () => status,
+        memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
+        memoryPrepare: async () => {
+          throw new CmError('usage', message);
+        },
+      }),
+      HOME,
+      { service: noService, integrations: DIRS },
+    );
+    try {
+      await press(view, '7');
+      await waitForText(view, /Always use named exports/);
+      await press(view, 'p');
+      await waitForText(view, /^> project · /m);
+      await press(view, KEY.enter);
+      const frame = await waitForText(view, /No plan was made/);
+      assert.match(frame, /promote: error usage: cand-0001aaaa revises/, "the host's message is shown as it is");
+      assert.match(frame, /Here the scope is the chooser's: ↑↓\/s to user, then Enter prepares the plan\s+there\./);
     } finally {
       await unmount(view);
     }

@@ -1,11 +1,11 @@
 // What the Memory screen says under its view — a question, the last result, an error with what to
 // do — wrapped whole (never cut to one line), and the help line's keys for each view and step.
 import type { ShownError } from '../format.js';
-import { helpItem } from '../keyboard/key-bindings.js';
+import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import type { EntriesState } from './entries-state.js';
 import type { ExtractionState } from './extraction-state.js';
-import type { PromoteState } from './promote-state.js';
+import { type PromoteState, scopesFor } from './promote-state.js';
 import type { ReviewState } from './review-state.js';
 import type { MemoryView } from './use-memory-input.js';
 import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
@@ -24,6 +24,10 @@ function promoteAdvice(state: PromoteState, error: ShownError): string {
   // A blocking finding does not go away on a second Enter: the candidate must leave the plan.
   if (state.phase === 'choose' && (error.code === 'secret_found' || error.code === 'poisoning_found'))
     return 'No plan was made: a candidate with a blocking finding is never promoted: on Review ([) discard it (d), or unmark it (m) and choose again.';
+  // Prepare's refusal names the CLI's flag (--scope user): on this screen the chooser is the scope.
+  const named = /--scope (project|user)\b/.exec(error.message)?.[1];
+  if (state.phase === 'choose' && named && scopesFor(state.chosen).some((scope) => scope === named))
+    return `No plan was made. Here the scope is the chooser's: ${helpItem('', ['selectUp', 'selectDown', 'toggleScope']).keys} to ${named}, then ${keyLabel('openItem')} prepares the plan there.`;
   if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
   if (!state.approved)
     return 'The plan is not approved and nothing was written. Esc drops it; Enter then prepares a fresh plan whose diff you read again.';
@@ -119,8 +123,11 @@ export function helpFor(
         // Nothing chosen: the scope and Enter do nothing; candidates are chosen on Review.
         if (promote.chosen.length === 0 && !promote.retire && !promote.patch)
           return [helpItem('Review', ['previousView'])];
+        // One scope the candidates can go to: no key moves off it.
         return [
-          helpItem(`scope ${promote.scope}`, ['selectUp', 'selectDown', 'toggleScope']),
+          ...(scopesFor(promote.chosen).length > 1
+            ? [helpItem(`scope ${promote.scope}`, ['selectUp', 'selectDown', 'toggleScope'])]
+            : []),
           helpItem('prepare plan', ['openItem']),
         ];
       case 'plan':

@@ -2,17 +2,17 @@
 // unified diff, line for line, hidden characters shown as ⟨U+XXXX⟩), and the result — for a voided plan, which target changed and what
 // to do. Wrapped to the screen, never cut: a diff line wider than the screen continues below it.
 import type { ChooserOption } from '../widgets/chooser.js';
-import { type ChosenCandidate, type PromoteState, SCOPES } from './promote-state.js';
+import { type ChosenCandidate, type PromoteState, scopesFor } from './promote-state.js';
 import type { MemoryPlanFileView, MemoryPlanView, MemoryPromoteResult } from '../../api/memory-views.js';
 import { type ScreenLine, splitLine, wrapLines, idLabel } from './wrap-lines.js';
 import { visibleText } from '../../memory/visible-text.js';
 import { counted } from '../../ground/count-text.js';
 
-/** The scope chooser's options, in SCOPES order: where each memory root is and who reads it. */
+/** The scope chooser's options, those the candidates can go to (scopesFor): where each memory root is and who reads it. */
 export function scopeOptions(chosen: readonly ChosenCandidate[]): ChooserOption[] {
   const repositories = [...new Set(chosen.flatMap((item) => (item.repository ? [item.repository] : [])))];
   const where = repositories.length === 1 ? `${repositories[0]}'s` : "each candidate's repository's";
-  return SCOPES.map((scope) => ({
+  return scopesFor(chosen).map((scope) => ({
     label:
       scope === 'project'
         ? `project · ${where} .common-memory/memory, committed with git`
@@ -53,6 +53,15 @@ export function chooseLines(state: PromoteState, columns: number): ScreenLine[] 
   for (const chosen of state.chosen)
     lines.push(
       ...wrapLines(`  ${idLabel(chosen.candidateId)}  ${chosen.label}`, columns, 'text', ' '.repeat(17), true),
+    );
+  // Why the chooser offers one scope (scopesFor): said here, not left to prepare's refusal.
+  if (scopesFor(state.chosen).length === 1)
+    lines.push(
+      ...wrapLines(
+        `${state.chosen.length === 1 ? 'It was' : 'One of them was'} made outside any git worktree: it has no repository's memory to go into, so only the user scope is offered.`,
+        columns,
+        'muted',
+      ),
     );
   return lines;
 }

@@ -19,6 +19,13 @@ export interface ChosenCandidate {
 /** The memory roots a plan can go into, in the order the scope chooser lists them. */
 export const SCOPES = ['project', 'user'] as const;
 
+/**
+ * The scopes the chooser offers for these candidates: a candidate made outside any git worktree
+ * (user scope) has no repository's memory to go into, so with one among them only the user scope.
+ */
+export const scopesFor = (chosen: readonly ChosenCandidate[]): ReadonlyArray<'project' | 'user'> =>
+  chosen.some((item) => item.scope === 'user') ? ['user'] : SCOPES;
+
 export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'done';
 
 /** An approved entry to retire (from Entries): the plan removes its file instead of writing candidates. */
@@ -116,7 +123,7 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
         retire: null,
         patch: null,
         chosen: action.chosen,
-        scope: action.chosen.every((chosen) => chosen.scope === 'user') ? 'user' : 'project',
+        scope: scopesFor(action.chosen)[0]!,
         phase: 'choose',
       };
     case 'retire':
@@ -139,13 +146,16 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
         scope: action.patch.scope,
         phase: 'preparing',
       });
-    case 'toggleScope':
-      if (state.phase !== 'choose' || state.retire || state.patch) return state;
+    case 'toggleScope': {
+      const scopes = scopesFor(state.chosen);
+      if (state.phase !== 'choose' || state.retire || state.patch || scopes.length < 2) return state;
       return { ...state, scope: state.scope === 'project' ? 'user' : 'project', error: null };
+    }
     case 'moveScope': {
+      const scopes = scopesFor(state.chosen);
       if (state.phase !== 'choose' || state.chosen.length === 0) return state;
-      const index = moveSelection(SCOPES.indexOf(state.scope), action.delta, SCOPES.length);
-      return { ...state, scope: SCOPES[index]!, error: null };
+      const index = moveSelection(scopes.indexOf(state.scope), action.delta, scopes.length);
+      return { ...state, scope: scopes[index]!, error: null };
     }
     case 'prepare':
       // From the chooser, or again after a result (a voided plan is prepared anew from the same candidates).

@@ -7,7 +7,7 @@ import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
 import { Chooser } from '../widgets/chooser.js';
 import { chooseLines, planLines, progressText, resultLines, scopeOptions } from './promote-lines.js';
-import { type PromoteState, SCOPES } from './promote-state.js';
+import { type PromoteState, scopesFor } from './promote-state.js';
 import { type ScreenLine, idLabel } from './wrap-lines.js';
 
 export function usePromoteLines(state: PromoteState, columns: number): ScreenLine[] {
@@ -73,7 +73,9 @@ export function PromoteView({
         {`${titleOf(state)}${position(state.top, textRoom, lines.length)}`}
       </Text>
       {label ? <Spinner label={label} /> : null}
-      {choosing ? <Chooser options={options} highlighted={SCOPES.indexOf(state.scope)} columns={columns} /> : null}
+      {choosing ? (
+        <Chooser options={options} highlighted={scopesFor(state.chosen).indexOf(state.scope)} columns={columns} />
+      ) : null}
       <LinePane lines={lines} top={state.top} room={textRoom} />
     </Box>
   );
