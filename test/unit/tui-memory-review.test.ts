@@ -300,7 +300,7 @@ describe('a patch or retirement plan refused at approval (an entry it rests on c
     const said = messageLines('promote', initialReviewState, refused, initialEntriesState, 100)
       .map((line) => line.text.trim())
       .join(' ');
-    assert.match(said, /Esc drops it; Enter then prepares a fresh plan/);
+    assert.match(said, /Esc leaves it unapproved \(nothing voids it\); Enter then prepares a fresh plan/);
     const back = promoteReducer(refused, { type: 'back' });
     assert.deepEqual(back.patch, { taskId: 'con-1', scope: 'project', operations: [1], count: 1 });
     assert.equal(promoteReducer(back, { type: 'prepare' }).phase, 'preparing');

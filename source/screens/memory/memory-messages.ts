@@ -20,6 +20,12 @@ function errorLines(prefix: string, error: ShownError, columns: number, advice?:
   return lines;
 }
 
+/**
+ * What Esc does to a plan not approved: no request voids a plan, so Esc only goes back to the scope
+ * chooser; the plan stays in the journal, generated, and only an approval of its digest writes it.
+ */
+const LEFT_UNAPPROVED = 'Esc leaves it unapproved: memory status counts it awaiting approval.';
+
 function promoteAdvice(state: PromoteState, error: ShownError): string {
   // A blocking finding does not go away on a second Enter: the candidate must leave the plan.
   if (state.phase === 'choose' && (error.code === 'secret_found' || error.code === 'poisoning_found'))
@@ -30,8 +36,8 @@ function promoteAdvice(state: PromoteState, error: ShownError): string {
     return `No plan was made. Here the scope is the chooser's: ${helpItem('', ['selectUp', 'selectDown', 'toggleScope']).keys} to ${named}, then ${keyLabel('openItem')} prepares the plan there.`;
   if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
   if (!state.approved)
-    return 'The plan is not approved and nothing was written. Esc drops it; Enter then prepares a fresh plan whose diff you read again.';
-  return 'The plan is approved; a press on a writes it again from where it stopped (a file that already has the approved bytes is skipped, none is written twice).';
+    return 'The plan is not approved and nothing was written. Esc leaves it unapproved (nothing voids it); Enter then prepares a fresh plan whose diff you read again.';
+  return 'The plan is approved; a press on a writes it again from where it stopped (a file that already has the approved bytes is skipped, none is written twice). Esc leaves it approved, not written: memory promote writes it.';
 }
 
 export function messageLines(
@@ -59,8 +65,8 @@ export function messageLines(
     if (promote.phase === 'plan' && !promote.approved)
       return wrapLines(
         promote.retire
-          ? 'Nothing is removed until you approve: a approves exactly this removal (the plan digest) and removes the file, only if it still holds these bytes.'
-          : 'Nothing is written until you approve: a approves exactly these bytes (the plan digest) and writes them.',
+          ? `Nothing is removed until you approve: a approves exactly this removal (the plan digest) and removes the file, only if it still holds these bytes. ${LEFT_UNAPPROVED}`
+          : `Nothing is written until you approve: a approves exactly these bytes (the plan digest). ${LEFT_UNAPPROVED}`,
         columns,
         'muted',
       );
@@ -132,12 +138,13 @@ export function helpFor(
         ];
       case 'plan':
         return [
-          helpItem('scroll diff', ['nextPage', 'previousPage']),
+          helpItem('scroll', ['nextPage', 'previousPage']),
           helpItem('line', ['selectUp', 'selectDown']),
           helpItem(promote.approved ? 'write again' : promote.retire ? 'approve & remove' : 'approve & write', [
             'approvePlan',
           ]),
-          helpItem('drop plan', ['back']),
+          // Esc voids nothing (no request does): the plan stays in the journal as it is.
+          helpItem(promote.approved ? 'leave unwritten' : 'leave unapproved', ['back']),
         ];
       case 'done':
         return [
