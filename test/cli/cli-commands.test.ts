@@ -1,7 +1,6 @@
 // Every command refuses the flags it does not take, prints its own help, and the writing commands'
 // --dry-run writes nothing: through the shipped bin, driven by the command table itself.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -18,6 +17,7 @@ import { maxArguments } from '../../source/cli/parse.js';
 import { storeFiles } from '../../source/home.js';
 import { textColumns } from '../../source/text-columns.js';
 import { ENTRY, writeEntry } from '../support/approved-repo.js';
+import { lockDirectory } from '../support/memory-files.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
@@ -264,12 +264,7 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
     const repo = gitRepo(home, 'repo');
     const parent = join(repo, '.common-memory');
     mkdirSync(parent);
-    // Root ignores permission bits; the immutable attribute stops it too.
-    const lock = (on: boolean) =>
-      process.getuid?.() === 0
-        ? execFileSync('chattr', [on ? '+i' : '-i', parent])
-        : execFileSync('chmod', [on ? '0555' : '0755', parent]);
-    lock(true);
+    lockDirectory(parent, true);
     try {
       const refused = await runCliInProcess(['memory', 'init', '--home', home, '--json'], { cwd: repo });
       assert.equal(refused.code, 7, refused.stderr);
@@ -277,7 +272,7 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
       assert.equal(error.code, 'permission_denied');
       assert.match(error.message, /permission denied .*make it writable.*nothing was written/);
     } finally {
-      lock(false);
+      lockDirectory(parent, false);
     }
     assert.deepEqual(readdirSync(parent), []);
   });

@@ -13,6 +13,7 @@ import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
 import { filesBelow } from '../support/file-tree.js';
+import { lockDirectory } from '../support/memory-files.js';
 
 after(() => c.closeStores());
 
@@ -259,17 +260,12 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     await given(home, repo, 'memory', 'approve', again.planId, '--digest', again.planDigest);
     const directory = join(root, again.files[0].path, '..');
     mkdirSync(directory, { recursive: true });
-    // Root ignores permission bits; the immutable attribute stops it too.
-    const lock = (on: boolean) =>
-      process.getuid?.() === 0
-        ? execFileSync('chattr', [on ? '+i' : '-i', directory])
-        : execFileSync('chmod', [on ? '0555' : '0755', directory]);
-    lock(true);
+    lockDirectory(directory, true);
     try {
       // A file it must write is not writable: exit 7, as exit-codes.md says.
       await refused(7, /read-only.*memory promote/, 'memory', 'promote', again.planId);
     } finally {
-      lock(false);
+      lockDirectory(directory, false);
     }
     const finished = await cli(home, repo, 'memory', 'promote', again.planId);
     assert.equal(finished.code, 0, finished.stderr);

@@ -1,5 +1,6 @@
 // Approved entries as canonical Markdown files, the way a person or `promote` leaves them in a
 // memory root: what memory tests write before `memory sync` projects them.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { formatEntry, type MemoryEntry } from '../../source/memory/entry-format.js';
@@ -101,4 +102,13 @@ export function writeConsolidationEntries(root: string, options: { duplicates?: 
     'The CI workflow runs `pnpm biome check` and then the unit tests.',
   );
   writeEntry(root, 'ci-2', 'Biome lint runs in CI before tests', 'CI runs `pnpm biome check` before the unit tests.');
+}
+
+/**
+ * Makes `directory` unwritable (on) or writable again (off), for the user running the tests: root
+ * ignores permission bits, so as root the immutable attribute stops it instead.
+ */
+export function lockDirectory(directory: string, on: boolean): void {
+  if (process.getuid?.() === 0) execFileSync('chattr', [on ? '+i' : '-i', directory]);
+  else execFileSync('chmod', [on ? '0555' : '0755', directory]);
 }
