@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
-import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
 
 /** Answers the methods given; any other call waits for ever (the screen shows "…"), as a slow host would. */
 // biome-ignore lint/suspicious/noExplicitAny: each fake method takes its own request type
@@ -55,5 +55,18 @@ export function reviewCandidate(changes: Partial<MemoryReviewCandidate> = {}): M
     repositoryKey: 'repo-key',
     repository: 'repo',
     ...changes,
+  };
+}
+
+/** The Review queue as the host answers it: `candidates` in all scopes of a project caller, one page. */
+export function reviewQueue(candidates: MemoryReviewCandidate[] = []): MemoryReview {
+  return {
+    scope: 'all',
+    callerScope: 'project',
+    repositoryKey: 'repo-key',
+    candidates,
+    total: candidates.length,
+    nextAfter: null,
+    patches: [],
   };
 }

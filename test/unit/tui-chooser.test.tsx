@@ -10,14 +10,14 @@ import { Box, type Key, Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { useReducer } from 'react';
 import type { MemoryStatus } from '../../source/api/memory-runs.js';
-import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { commandFor, NO_KEY } from '../../source/screens/keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from '../../source/screens/keyboard/keyboard-router.js';
 import { pastedMoves, useChooserKeys } from '../../source/screens/keyboard/use-chooser-keys.js';
 import { Chooser } from '../../source/screens/widgets/chooser.js';
 import { moveSelection } from '../../source/screens/widgets/list-window.js';
 import { CmError } from '../../source/errors.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
 import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-chooser');
@@ -157,17 +157,7 @@ function candidate(id: string, content: string): MemoryReviewCandidate {
   return reviewCandidate({ candidateId: id, content, createdAt: '2026-12-01T00:00:00.000Z' });
 }
 
-function review(candidates: MemoryReviewCandidate[]): MemoryReview {
-  return {
-    scope: 'all',
-    callerScope: 'project',
-    repositoryKey: 'repo-key',
-    candidates,
-    total: candidates.length,
-    nextAfter: null,
-    patches: [],
-  };
-}
+const review = reviewQueue;
 
 const memoryStatus: MemoryStatus = {
   state: 'ready',

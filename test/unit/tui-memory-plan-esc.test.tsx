@@ -5,20 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryPlanView, MemoryReview } from '../../source/api/memory-views.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
 import { assertFits80x24, KEY, mount, narrowTo80, press, unmount, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-plan-esc');
 
-const queue: MemoryReview = {
-  scope: 'all',
-  callerScope: 'project',
-  repositoryKey: 'repo-key',
-  candidates: [reviewCandidate({ candidateId: 'cand-0001aaaa' })],
-  total: 1,
-  nextAfter: null,
-  patches: [],
-};
+const queue: MemoryReview = reviewQueue([reviewCandidate({ candidateId: 'cand-0001aaaa' })]);
 
 const plan: MemoryPlanView = {
   planId: 'plan-0123456789abcdef',

@@ -5,8 +5,8 @@
 // a fake Application whose queue changes between reads, as another process's proposal changes it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
+import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
 import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-review-follow');
@@ -15,17 +15,7 @@ function candidate(n: number): MemoryReviewCandidate {
   return reviewCandidate({ candidateId: `cand-${String(n).padStart(8, '0')}`, content: `Candidate number ${n}.` });
 }
 
-function review(candidates: MemoryReviewCandidate[]): MemoryReview {
-  return {
-    scope: 'all',
-    callerScope: 'project',
-    repositoryKey: 'repo-key',
-    candidates,
-    total: candidates.length,
-    nextAfter: null,
-    patches: [],
-  };
-}
+const review = reviewQueue;
 
 /** The Memory screen on a queue the test changes between reads (`queue.rows`, newest first). */
 async function mountQueue(rows: MemoryReviewCandidate[]) {

@@ -3,7 +3,7 @@
 // the heading names the query whose results are shown. In process, with a fake Application.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { absentDirs, fakeApp, hostStatus } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, reviewQueue } from '../support/tui-fakes.js';
 import { KEY, mount, press, type, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-search-line');
@@ -14,15 +14,7 @@ describe('Entries: the search line', () => {
     const view = await mount(
       fakeApp({
         status: async () => hostStatus(),
-        memoryReview: async () => ({
-          scope: 'all',
-          callerScope: 'project',
-          repositoryKey: 'repo-key',
-          candidates: [],
-          total: 0,
-          nextAfter: null,
-          patches: [],
-        }),
+        memoryReview: async () => reviewQueue(),
         memoryStale: async () => ({ state: 'verified', reason: null, total: 0, entries: [] }),
         memoryStatus: async () => new Promise(() => {}),
         memorySearch: async ({ query }: { query: string }) => {
