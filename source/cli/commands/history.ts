@@ -27,12 +27,10 @@ type Row = JournalRow | TimelineRow;
 
 const TRANSIENT = new Set(['host_unreachable', 'storage_failed']);
 
-function wholeNumber(value: string, name: string): number {
+/** --after: a journal or timeline position (--limit is parse.ts pageLimitFlag's). */
+function positionFlag(value: string): number {
   if (!/^\d{1,16}$/.test(value))
-    throw new CmError(
-      name === 'after' ? 'invalid_cursor' : 'usage',
-      `--${name} must be a whole number, not ${JSON.stringify(value)}.`,
-    );
+    throw new CmError('invalid_cursor', `--after must be a whole number, not ${JSON.stringify(value)}.`);
   return Number(value);
 }
 
@@ -64,7 +62,7 @@ function startingCursor(options: HistoryOptions): Start {
       agentId: options.agent ?? fromFile.agentId ?? undefined,
       savedAgentId: fromFile.agentId,
     };
-  return { after: options.after === undefined ? 0 : wholeNumber(options.after, 'after'), agentId: options.agent };
+  return { after: options.after === undefined ? 0 : positionFlag(options.after), agentId: options.agent };
 }
 
 /** --agent as a full ID; with a cursor file, the same filter the file was saved with. */
