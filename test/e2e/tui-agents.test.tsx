@@ -248,9 +248,18 @@ describe('Agents screen, two agents at once', { timeout: 120_000 }, () => {
         const names = (await readdir(holdDir)).filter((name) => name.startsWith('held.'));
         return names.length === 2 ? names.map((name) => name.slice('held.'.length)) : undefined;
       });
-      const agentEnds = async () =>
-        (await host.application.journal({ after: 0, limit: 100 })).rows.filter((row) => row.kind === 'pi.agent_end')
-          .length;
+      const journaled = async (kind: string) =>
+        (await host.application.journal({ after: 0, limit: 100 })).rows.filter((row) => row.kind === kind);
+      const agentEnds = async () => (await journaled('pi.agent_end')).length;
+      // A held file says the stand-in wrote its first part, not that the host has journaled it: under
+      // load the host may read one pipe late, after the other answer's end. Release only once both
+      // first parts are in the journal, so the order below is the test's, not the scheduler's.
+      await waitFor('both first parts to be journaled', async () => {
+        const updates = await journaled('pi.message_update');
+        const perAgent = new Map<string | null, number>();
+        for (const row of updates) perAgent.set(row.agentId, (perAgent.get(row.agentId) ?? 0) + 1);
+        return perAgent.size === 2 && [...perAgent.values()].every((count) => count >= 1) ? true : undefined;
+      });
       await writeFile(join(holdDir, `go.${held[0]}`), '');
       await waitFor('the first released answer to end', async () => ((await agentEnds()) === 1 ? true : undefined));
       await writeFile(join(holdDir, `go.${held[1]}`), '');
