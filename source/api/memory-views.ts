@@ -442,6 +442,14 @@ const memoryPlanFields = {
 export const memoryPlanViewSchema = z.strictObject(memoryPlanFields);
 export type MemoryPlanView = z.infer<typeof memoryPlanViewSchema>;
 
+/** A plan a person withdrew: its view (status voided), and whether it was voided already. */
+export const memoryVoidResultSchema = z.strictObject({
+  ...memoryPlanFields,
+  /** True when the plan was voided before this request (nothing changed). */
+  alreadyVoided: z.boolean(),
+});
+export type MemoryVoidResult = z.infer<typeof memoryVoidResultSchema>;
+
 export const memoryPromoteResultSchema = z.strictObject({
   ...memoryPlanFields,
   /** The approved projection after promotion (promote runs sync). */

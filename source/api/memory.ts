@@ -29,6 +29,7 @@ import {
   type MemoryReview,
   type MemorySearchResult,
   type MemorySyncResult,
+  type MemoryVoidResult,
   memoryConfirmResultSchema,
   memoryDiscardResultSchema,
   memoryEntryViewSchema,
@@ -39,6 +40,7 @@ import {
   memoryReviewSchema,
   memorySearchResultSchema,
   memorySyncResultSchema,
+  memoryVoidResultSchema,
   type MemoryAnchorRun,
   memoryAnchorRunSchema,
   type MemoryStaleResult,
@@ -301,6 +303,13 @@ export const memoryApi = {
   /** The person's approval of a generated plan, bound to its digest. */
   memoryApprove: write<MemoryApproveRequest, MemoryPlanView>('/v1/memory/approve', memoryPlanViewSchema, {
     body: body(approveBody),
+  }),
+  /**
+   * A person withdraws a plan not yet written (generated or approved): voided, never approved or
+   * promoted again; its candidates stay in the queue. A plan being written or applied is refused.
+   */
+  memoryVoid: write<MemoryPromoteRequest, MemoryVoidResult>('/v1/memory/void', memoryVoidResultSchema, {
+    body: body(planBody),
   }),
   /** Writes an approved plan's exact bytes into the memory root (or finishes an interrupted one), then syncs. */
   memoryPromote: write<MemoryPromoteRequest, MemoryPromoteResult>('/v1/memory/promote', memoryPromoteResultSchema, {

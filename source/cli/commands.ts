@@ -440,6 +440,14 @@ export const COMMAND_SPECS = [
     flags: { dryRun: 'say what it would do now, file by file; write nothing' },
   },
   {
+    path: 'memory void',
+    args: '<plan-id>',
+    summary: 'withdraw a plan not yet written: it can no longer be approved or promoted',
+    details:
+      'Its candidates stay in the review queue. A plan being written is refused (finish it with memory promote), as is one already applied.',
+    flags: {},
+  },
+  {
     path: 'memory retire',
     args: '<entry-id>',
     summary: "a plan that removes an approved entry's file (its exact bytes, diff and digest)",

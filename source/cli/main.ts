@@ -161,6 +161,7 @@ const HANDLERS: Record<CommandPath, (c: Context) => Promise<number> | number> = 
   'memory patch': (c) => memory('patch', c),
   'memory approve': (c) => memory('approve', c),
   'memory promote': (c) => memory('promote', c),
+  'memory void': (c) => memory('void', c),
   'memory retire': (c) => memory('retire', c),
   'memory consolidate': (c) => memory('consolidate', c),
   'memory revise': (c) => memory('revise', c),

@@ -449,6 +449,11 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     return view;
   }
 
+  async memoryVoid(request: MemoryPromoteRequest) {
+    const { already, view } = await this.writer.call('memoryWithdrawPlan', request);
+    return { ...view, alreadyVoided: already };
+  }
+
   async memoryPromote(request: MemoryPromoteRequest) {
     await this.writer.call('memoryOpen', {});
     const result = await this.track(this.files().promote(request.planId));

@@ -71,6 +71,7 @@ const probe: Record<string, unknown> = {
   memoryPatch: { taskId: 'no-such-patch' },
   memoryApprove: { planId: 'no-such-plan', digest: '0'.repeat(64) },
   memoryPromote: { planId: 'no-such-plan' },
+  memoryVoid: { planId: 'no-such-plan' },
   memoryRetire: { entryId: 'no-such-entry', cwd: tmpdir() },
   memoryConsolidate: { cwd: tmpdir() },
   memorySuggestions: { cwd: tmpdir() },
@@ -256,6 +257,7 @@ describe('the API declarations', () => {
         assert.deepEqual((await app.memoryReview({ cwd: repo })).patches, [], 'so nothing waits in review');
         const retirement = await app.memoryRetire({ entryId: found.results[0].entryId, cwd: repo });
         assert.match(retirement.diff, /^\+\+\+ \/dev\/null$/m, 'a plan that removes the file');
+        assert.equal((await app.memoryVoid({ planId: retirement.planId })).status, 'voided', 'withdrawn');
       },
       { home, env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } },
     );

@@ -1,10 +1,12 @@
-// Prepare & promote: what Esc on a prepared plan does, said as it is. No key of the TUI voids a
-// plan (the store voids one only when its targets or candidates changed): Esc goes back to the
-// scope chooser and leaves the plan unapproved in the journal, where memory status counts it. The
-// help line and the line under the plan say so, within 80 columns. In process, with a fake Application.
+// Prepare & promote: what Esc on a prepared plan does, said as it is. Esc on a plan not approved
+// asks the host to void it (memory void), so no approval of its digest can write it later, and goes
+// back to the scope chooser with the same candidates chosen; if the host refuses, the plan stays on
+// screen with the error. The help line and the line under the plan say so, within 80 columns. In
+// process, with a fake Application.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryPlanView, MemoryReview } from '../../source/api/memory-views.js';
+import { CmError } from '../../source/errors.js';
 import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
 import { assertFits80x24, KEY, mount, narrowTo80, press, unmount, waitForText } from '../support/tui-harness.js';
 
@@ -37,42 +39,73 @@ const plan: MemoryPlanView = {
   updatedAt: '2026-12-01T00:00:00.000Z',
 };
 
+const mountWith = (calls: string[], memoryVoid: () => Promise<unknown>) =>
+  mount(
+    fakeApp({
+      status: async () => hostStatus(),
+      memoryReview: async () => queue,
+      memoryPrepare: async () => {
+        calls.push('prepare');
+        return plan;
+      },
+      memoryApprove: async () => {
+        calls.push('approve');
+        return { ...plan, status: 'approved' };
+      },
+      memoryVoid: async (request: { planId: string }) => {
+        calls.push(`void ${request.planId}`);
+        return memoryVoid();
+      },
+    }),
+    HOME,
+    { service: async () => null, integrations: DIRS },
+  );
+
+async function showPlan(view: Awaited<ReturnType<typeof mount>>): Promise<string> {
+  await narrowTo80(view);
+  await press(view, '7');
+  await waitForText(view, /Always use named exports/);
+  await press(view, 'p');
+  await waitForText(view, /^> project · /m);
+  await press(view, KEY.enter);
+  return waitForText(view, /Plan plan-01234567 · not approved · read the diff/);
+}
+
 describe('Prepare & promote: Esc on a plan', () => {
-  test('the keys say Esc leaves the plan unapproved; Esc goes back to the chooser and asks the host nothing', async () => {
+  test('the keys say Esc drops the plan; Esc has the host void it and goes back to the chooser, the candidates still chosen', async () => {
     const calls: string[] = [];
-    const view = await mount(
-      fakeApp({
-        status: async () => hostStatus(),
-        memoryReview: async () => queue,
-        memoryPrepare: async () => {
-          calls.push('prepare');
-          return plan;
-        },
-        memoryApprove: async () => {
-          calls.push('approve');
-          return { ...plan, status: 'approved' };
-        },
-      }),
-      HOME,
-      { service: async () => null, integrations: DIRS },
-    );
+    const view = await mountWith(calls, async () => ({ ...plan, status: 'voided', alreadyVoided: false }));
     try {
-      await narrowTo80(view);
-      await press(view, '7');
-      await waitForText(view, /Always use named exports/);
-      await press(view, 'p');
-      await waitForText(view, /^> project · /m);
-      await press(view, KEY.enter);
-      const shown = await waitForText(view, /Plan plan-01234567 · not approved · read the diff/);
+      const shown = await showPlan(view);
       assertFits80x24(shown);
       const help = shown.split('\n').at(-1) ?? '';
-      assert.match(help, /a approve & write · Esc leave unapproved · q quit$/);
-      assert.doesNotMatch(shown, /drop/);
-      assert.match(shown, /Esc leaves it unapproved: memory status counts it\s+awaiting\s+approval\./);
+      assert.match(help, /a approve & write · Esc drop plan · q quit$/);
+      assert.match(shown, /Esc drops it: the plan is voided\./);
       await press(view, KEY.escape);
       const back = await waitForText(view, /Prepare & promote · scope project/);
       assert.match(back, /1 candidate to promote into the project memory root/, 'the candidates stay chosen');
-      assert.deepEqual(calls, ['prepare'], 'Esc sends nothing to the host: the plan is left as it was');
+      assert.deepEqual(calls, ['prepare', `void ${plan.planId}`], 'the plan was voided, nothing approved');
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('a refused void leaves the plan on screen with the error; Esc again tries again', async () => {
+    const calls: string[] = [];
+    let refuse = true;
+    const view = await mountWith(calls, async () => {
+      if (refuse) throw new CmError('operation_conflict', `Plan ${plan.planId} is being written.`);
+      return { ...plan, status: 'voided', alreadyVoided: false };
+    });
+    try {
+      await showPlan(view);
+      await press(view, KEY.escape);
+      const refused = await waitForText(view, /error operation_conflict: Plan plan-0123456789abcdef is being written/);
+      assert.match(refused, /Plan plan-01234567 · not approved · read the diff/, 'still on the plan');
+      refuse = false;
+      await press(view, KEY.escape);
+      await waitForText(view, /Prepare & promote · scope project/);
+      assert.deepEqual(calls, ['prepare', `void ${plan.planId}`, `void ${plan.planId}`]);
     } finally {
       await unmount(view);
     }

@@ -278,6 +278,17 @@ describe('a patch or retirement plan refused at approval (an entry it rests on c
     createdAt: '2026-12-04T00:00:00.000Z',
     updatedAt: '2026-12-04T00:00:00.000Z',
   });
+  /** Esc on a plan not approved: the host is asked to void it, and its answer goes back to the chooser. */
+  const escapeFrom = (state: PromoteState): PromoteState => {
+    const withdrawing = promoteReducer(state, { type: 'back' });
+    assert.equal(withdrawing.phase, 'withdrawing');
+    assert.equal(
+      promoteReducer(withdrawing, { type: 'prepare' }).phase,
+      'withdrawing',
+      'nothing else while it is voided',
+    );
+    return promoteReducer(withdrawing, { type: 'withdrawn', id: withdrawing.requestId });
+  };
   const refusedAtApproval = (start: PromoteState): PromoteState => {
     const prepared = promoteReducer(start, { type: 'prepared', id: start.requestId, plan: plan('plan-1') });
     const approving = promoteReducer(prepared, { type: 'approve' });
@@ -300,8 +311,8 @@ describe('a patch or retirement plan refused at approval (an entry it rests on c
     const said = messageLines('promote', initialReviewState, refused, initialEntriesState, 100)
       .map((line) => line.text.trim())
       .join(' ');
-    assert.match(said, /Esc leaves it unapproved \(nothing voids it\); Enter then prepares a fresh plan/);
-    const back = promoteReducer(refused, { type: 'back' });
+    assert.match(said, /Esc drops it \(voided\); Enter then prepares a fresh plan/);
+    const back = escapeFrom(refused);
     assert.deepEqual(back.patch, { taskId: 'con-1', scope: 'project', operations: [1], count: 1 });
     assert.equal(promoteReducer(back, { type: 'prepare' }).phase, 'preparing');
   });
@@ -311,7 +322,7 @@ describe('a patch or retirement plan refused at approval (an entry it rests on c
       type: 'retire',
       entry: { entryId: 'deploy', scope: 'project', title: 'Deploy' },
     });
-    const back = promoteReducer(refusedAtApproval(start), { type: 'back' });
+    const back = escapeFrom(refusedAtApproval(start));
     assert.equal(back.retire?.entryId, 'deploy');
     assert.equal(promoteReducer(back, { type: 'prepare' }).phase, 'preparing');
     const applied = {

@@ -98,6 +98,8 @@ export async function runMemory(home: string, args: string[], flags: MemoryFlags
       return (await import('./patch-show.js')).memoryPatch(home, rest, out);
     case 'approve':
       return (await promote()).memoryApprove(home, rest, flags.digest, out);
+    case 'void':
+      return (await promote()).memoryVoid(home, rest, out);
     case 'promote':
       return (await promote()).memoryPromote(home, rest, flags.dryRun ?? false, out);
     case 'retire':

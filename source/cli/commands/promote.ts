@@ -255,6 +255,30 @@ export async function memoryApprove(
   return EXIT.ok;
 }
 
+/** `memory void <plan-id>`: a person withdraws a plan not yet written; its candidates stay queued. */
+export async function memoryVoid(home: string, args: string[], out: Output): Promise<number> {
+  const planId = wholeMemoryId(
+    home,
+    'plan',
+    need(args[0], 'Give the plan to withdraw: common-memory memory void <plan-id> (memory prepare printed it).'),
+  );
+  const result = await withWrite(home, (app) => app.memoryVoid({ planId }));
+  out.result(result, () => {
+    if (result.alreadyVoided)
+      return fitLines(
+        `plan ${result.planId} was already voided (${result.voidReason ?? 'no reason recorded'}); nothing changed`,
+      );
+    const queued =
+      result.candidates.length > 0
+        ? ` Its ${counted(result.candidates.length, 'candidate')} ${result.candidates.length === 1 ? 'stays' : 'stay'} in the review queue (memory review).`
+        : '';
+    return fitLines(
+      `plan ${result.planId} is voided: nothing was written, and it can no longer be approved or promoted.${queued}`,
+    );
+  });
+  return EXIT.ok;
+}
+
 export async function memoryPromote(home: string, args: string[], dryRun: boolean, out: Output): Promise<number> {
   const planId = wholeMemoryId(
     home,

@@ -21,10 +21,10 @@ function errorLines(prefix: string, error: ShownError, columns: number, advice?:
 }
 
 /**
- * What Esc does to a plan not approved: no request voids a plan, so Esc only goes back to the scope
- * chooser; the plan stays in the journal, generated, and only an approval of its digest writes it.
+ * What Esc does to a plan not approved: the host voids it (memory void), so no approval of its
+ * digest can write it later, and the screen goes back to the scope chooser with the same candidates.
  */
-const LEFT_UNAPPROVED = 'Esc leaves it unapproved: memory status counts it awaiting approval.';
+const LEFT_UNAPPROVED = 'Esc drops it: the plan is voided.';
 
 function promoteAdvice(state: PromoteState, error: ShownError): string {
   // A blocking finding does not go away on a second Enter: the candidate must leave the plan.
@@ -36,7 +36,7 @@ function promoteAdvice(state: PromoteState, error: ShownError): string {
     return `No plan was made. Here the scope is the chooser's: ${helpItem('', ['selectUp', 'selectDown', 'toggleScope']).keys} to ${named}, then ${keyLabel('openItem')} prepares the plan there.`;
   if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
   if (!state.approved)
-    return 'The plan is not approved and nothing was written. Esc leaves it unapproved (nothing voids it); Enter then prepares a fresh plan whose diff you read again.';
+    return 'The plan is not approved and nothing was written. Esc drops it (voided); Enter then prepares a fresh plan whose diff you read again.';
   return 'The plan is approved; a press on a writes it again from where it stopped (a file that already has the approved bytes is skipped, none is written twice). Esc leaves it approved, not written: memory promote writes it.';
 }
 
@@ -143,8 +143,8 @@ export function helpFor(
           helpItem(promote.approved ? 'write again' : promote.retire ? 'approve & remove' : 'approve & write', [
             'approvePlan',
           ]),
-          // Esc voids nothing (no request does): the plan stays in the journal as it is.
-          helpItem(promote.approved ? 'leave unwritten' : 'leave unapproved', ['back']),
+          // Esc voids a plan not approved (memory void); an approved one stays for memory promote.
+          helpItem(promote.approved ? 'leave unwritten' : 'drop plan', ['back']),
         ];
       case 'done':
         return [

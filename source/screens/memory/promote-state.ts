@@ -26,7 +26,7 @@ export const SCOPES = ['project', 'user'] as const;
 export const scopesFor = (chosen: readonly ChosenCandidate[]): ReadonlyArray<'project' | 'user'> =>
   chosen.some((item) => item.scope === 'user') ? ['user'] : SCOPES;
 
-export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'done';
+export type PromotePhase = 'choose' | 'preparing' | 'plan' | 'approving' | 'promoting' | 'withdrawing' | 'done';
 
 /** An approved entry to retire (from Entries): the plan removes its file instead of writing candidates. */
 export interface RetiringEntry {
@@ -81,6 +81,8 @@ export type PromoteAction =
   | { type: 'promoted'; id: number; result: MemoryPromoteResult }
   | { type: 'failed'; id: number; error: ShownError }
   | { type: 'scroll'; delta: number; lastTop: number }
+  /** The host voided the plan Esc withdrew: back to the chooser, the candidates still chosen. */
+  | { type: 'withdrawn'; id: number }
   | { type: 'back' };
 
 /** What a new choice of candidates starts from: no plan, nothing approved, nothing written. */
@@ -105,7 +107,7 @@ export const initialPromoteState: PromoteState = {
 
 /** Which request a phase has in flight. */
 export const busy = (phase: PromotePhase): boolean =>
-  phase === 'preparing' || phase === 'approving' || phase === 'promoting';
+  phase === 'preparing' || phase === 'approving' || phase === 'promoting' || phase === 'withdrawing';
 
 export function promoteReducer(state: PromoteState, action: PromoteAction): PromoteState {
   const next = (changes: Partial<PromoteState>): PromoteState => ({
@@ -194,20 +196,30 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'back':
       if (busy(state.phase) || state.phase === 'choose') return state;
-      {
-        // A plan written is done with its candidates: they left the queue, and Enter must not offer
-        // them again. Those of a plan that was dropped or voided stay chosen for a fresh plan — and
-        // so do a patch's operations and an entry being retired, which Review and Entries no longer
-        // offer (a prepared patch leaves Review): the advice "Enter then prepares a fresh plan" holds.
-        const written = state.result?.status === 'applied';
-        return {
-          ...state,
-          ...FRESH,
-          retire: written ? null : state.retire,
-          patch: written ? null : state.patch,
-          chosen: written ? [] : state.chosen,
-          phase: 'choose',
-        };
-      }
+      // A plan shown and not approved is withdrawn (voided by the host) before the screen goes back:
+      // left generated, it could still be approved elsewhere by its digest. An approved plan whose
+      // write failed is left approved: memory promote finishes it.
+      if (state.phase === 'plan' && state.plan && !state.approved) return next({ phase: 'withdrawing', error: null });
+      return chooseAgain(state);
+    case 'withdrawn':
+      return action.id === state.requestId && state.phase === 'withdrawing' ? chooseAgain(state) : state;
   }
+}
+
+/**
+ * Back to the scope chooser. A plan written is done with its candidates: they left the queue, and
+ * Enter must not offer them again. Those of a plan that was dropped or voided stay chosen for a fresh
+ * plan — and so do a patch's operations and an entry being retired, which Review and Entries no
+ * longer offer (a prepared patch leaves Review): the advice "Enter then prepares a fresh plan" holds.
+ */
+function chooseAgain(state: PromoteState): PromoteState {
+  const written = state.result?.status === 'applied';
+  return {
+    ...state,
+    ...FRESH,
+    retire: written ? null : state.retire,
+    patch: written ? null : state.patch,
+    chosen: written ? [] : state.chosen,
+    phase: 'choose',
+  };
 }

@@ -32,6 +32,8 @@ function titleOf(state: PromoteState): string {
       return `Plan ${idLabel(state.plan?.planId)} · ${state.approved ? 'approved, not written yet' : 'not approved'} · read the diff`;
     case 'approving':
       return `Plan ${idLabel(state.plan?.planId)} · approving`;
+    case 'withdrawing':
+      return `Plan ${idLabel(state.plan?.planId)} · dropping`;
     case 'promoting':
       return `Plan ${idLabel(state.plan?.planId)} · approved · writing ${files} file${files === 1 ? '' : 's'}`;
     case 'done':
@@ -43,6 +45,7 @@ const SPINNER_LABEL: Partial<Record<PromoteState['phase'], string>> = {
   preparing: 'building the plan: target files, exact bytes, secret lint, diff…',
   approving: 'recording the approval of this digest…',
   promoting: 'writing the approved bytes…',
+  withdrawing: 'voiding the plan: it can no longer be approved…',
 };
 
 export function PromoteView({

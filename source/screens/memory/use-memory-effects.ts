@@ -8,7 +8,7 @@ import { STATUS_PROGRESS_MS } from '../timing.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import { idLabel } from './wrap-lines.js';
 import type { EntriesAction, EntriesState } from './entries-state.js';
-import type { PromoteAction, PromoteState } from './promote-state.js';
+import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
 import { evidenceToRead, type ReviewAction, type ReviewState } from './review-state.js';
 
 export function useReviewEffects(app: Application, cwd: string, state: ReviewState, dispatch: Dispatch<ReviewAction>) {
@@ -59,7 +59,7 @@ export function usePromoteEffects(
   dispatch: Dispatch<PromoteAction>,
 ) {
   const { phase, requestId, plan } = state;
-  const request = phase === 'preparing' || phase === 'approving' || phase === 'promoting' ? { phase, requestId } : null;
+  const request = busy(phase) ? { phase, requestId } : null;
   // One key object per request, so a re-render does not start it again.
   useRequest(
     request ? `${request.phase}\u0000${request.requestId}` : null,
@@ -89,7 +89,11 @@ export function usePromoteEffects(
         });
         return () => dispatch({ type: 'prepared', id, plan: prepared });
       }
-      if (!plan) throw new Error('no plan to approve or promote');
+      if (!plan) throw new Error('no plan to approve, promote or withdraw');
+      if (phase === 'withdrawing') {
+        await app.memoryVoid({ planId: plan.planId });
+        return () => dispatch({ type: 'withdrawn', id });
+      }
       if (phase === 'approving') {
         const approved = await app.memoryApprove({ planId: plan.planId, digest: plan.planDigest });
         return () => dispatch({ type: 'approved', id, plan: approved });

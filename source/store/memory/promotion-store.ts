@@ -716,6 +716,33 @@ function voidPlan(tx: Tx<'memory'>, input: z.infer<typeof voidInput>): MemoryPla
   return readPlanView(tx.db, row.plan_id)!;
 }
 
+/** The void reason of a plan a person withdrew (memory void, Esc on the TUI's Prepare). */
+export const WITHDRAWN_BY_A_PERSON = 'withdrawn by a person before it was written';
+
+/**
+ * A person withdraws a plan not yet written: a generated or approved plan is voided, so no approval
+ * or promote can use it again. A plan being written (applying, perhaps interrupted) is refused — only
+ * promote finishes it; an applied plan's files are already in the memory root. Withdrawing a voided
+ * plan changes nothing and says so (`already`).
+ */
+function withdrawPlan(tx: Tx<'memory'>, input: z.infer<typeof planIdInput>) {
+  const row = requirePlan(tx.db, input.planId);
+  const id = row.plan_id;
+  if (row.status === 'applying')
+    throw new CmError(
+      'operation_conflict',
+      `Plan ${id} is being written (or its writing was interrupted); it cannot be withdrawn — run memory promote ${id} to finish it.`,
+    );
+  if (row.status === 'applied')
+    throw new CmError(
+      'operation_conflict',
+      `Plan ${id} is already applied; its files are in the memory root — retire an entry with memory retire.`,
+    );
+  const already = row.status === 'voided';
+  if (!already) setStatus(tx, id, 'voided', WITHDRAWN_BY_A_PERSON);
+  return { already, view: readPlanView(tx.db, id)! };
+}
+
 const finishInput = z
   .object({
     planId: z.string().min(1),
@@ -792,5 +819,6 @@ export const promotionCommands = {
   memoryApprovePlan: memoryCommand({ schema: approveInput, run: (tx, _c, input) => approvePlan(tx, input) }),
   memoryBeginPromotion: memoryCommand({ schema: planIdInput, run: (tx, _c, input) => beginPromotion(tx, input) }),
   memoryVoidPlan: memoryCommand({ schema: voidInput, run: (tx, _c, input) => voidPlan(tx, input) }),
+  memoryWithdrawPlan: memoryCommand({ schema: planIdInput, run: (tx, _c, input) => withdrawPlan(tx, input) }),
   memoryFinishPromotion: memoryCommand({ schema: finishInput, run: (tx, _c, input) => finishPromotion(tx, input) }),
 };
