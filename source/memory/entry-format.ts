@@ -13,6 +13,7 @@ import {
   MEMORY_TITLE_MAX_CHARS,
 } from '../limits.js';
 import { ENTRY_TYPES, type EntryType } from '../api/common.js';
+import { canonicalJson } from '../ground/canonical-json.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -499,7 +500,8 @@ export function formatEntry(entry: MemoryEntry): string {
 
 /**
  * Sets fields of a document (a `null` patch value removes the field) and optionally its body.
- * Fields not in the patch keep their exact source text; new fields go before the closing line.
+ * Fields not in the patch, or given their own value again, keep their exact source text; new fields
+ * go before the closing line.
  */
 export function updateEntryDocument(
   document: EntryDocument,
@@ -516,6 +518,12 @@ export function updateEntryDocument(
     const value = remaining.get(item.key)!;
     remaining.delete(item.key);
     if (value === null) continue;
+    // The same value keeps its text as written (unquoted, spaced): a plan that sets every field shows
+    // in its diff, and in git, only the fields that change.
+    if (canonicalJson(value) === canonicalJson(item.value)) {
+      items.push(item);
+      continue;
+    }
     items.push({ kind: 'field', key: item.key, value, raw: formatField(item.key, value, document.eol), line: 0 });
   }
   for (const [key, value] of remaining) {

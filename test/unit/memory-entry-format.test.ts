@@ -223,6 +223,25 @@ describe('entry format', () => {
     assert.equal(typed.value.title, 'New title');
   });
 
+  it('keeps the exact text of a field given again with the value it already has', () => {
+    // A revision plan sets every field; one it does not change must not show in the diff as quoted.
+    const source =
+      '---\nid: m-1\ntype: work_fact\ntitle: Use pnpm, not npm\nevidence: {"turns": 1,  "statements": 1}\npriority: 50\n---\nbody\n';
+    const document = parseEntryDocument(source);
+    assert.ok(document.ok);
+    const same = updateEntryDocument(document.value, {
+      title: 'Use pnpm, not npm',
+      evidence: { statements: 1, turns: 1 },
+      priority: 60,
+    });
+    assert.equal(
+      serializeEntryDocument(same),
+      '---\nid: m-1\ntype: work_fact\ntitle: Use pnpm, not npm\nevidence: {"turns": 1,  "statements": 1}\npriority: 60\n---\nbody\n',
+    );
+    const changed = updateEntryDocument(document.value, { title: 'Use pnpm', evidence: { statements: 2, turns: 1 } });
+    assert.match(serializeEntryDocument(changed), /\ntitle: "Use pnpm"\nevidence: \{"statements":2,"turns":1\}\n/);
+  });
+
   it('writes long arrays and objects over several lines, short ones inline', () => {
     const entry = generatedEntry(3);
     const text = formatEntry({
