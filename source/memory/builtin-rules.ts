@@ -313,7 +313,7 @@ function sentencesOf(line: string): string[] {
 }
 
 const FILLER =
-  /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|just so you know|for your information|fwiw|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|one thing)\b\s*[,:;!.-]*\s*/i;
+  /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|just so you know|for your information|fwiw|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|pls|plz|kindly|one thing)\b\s*[,:;!.-]*\s*/i;
 
 function withoutFillers(sentence: string): string {
   let text = sentence;
@@ -337,6 +337,7 @@ const ONE_OFF = [
   /\b(?:line|row|column) \d+\b/i,
   /\b(?:above|below|the previous|the last one|the first one)\b/i,
   /\buntil [A-Z][a-z]+ (?:has|have|is|gets?|reviews?|approves?|signs? off|looks?|says)\b/, // a person's go-ahead
+  /\b(?:and|then) (?:then )?(?:(?:show|tell|give|send) (?:me|us)|list|summari[sz]e|let me know)\b/i, // report back on this run
 ];
 
 function normalizeSpace(text: string): string {

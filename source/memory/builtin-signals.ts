@@ -156,11 +156,13 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
       /^(?:when|whenever|if|any ?time|every time|each time|once|for (?:anything|any|every|all)|in (?:tests?|code|files?) that)\b[^,]{2,160},\s*\S/,
     ),
   ],
-  // Stative conventions: a subject, then a present-tense verb of how things are here.
+  // Stative conventions: a subject, then a present-tense verb of how things are here; not a request
+  // whose "subject" holds its "please" ("USE_BASH please run echo hi") or a step before the next
+  // ("run npm ci and then npm run build").
   [
     'stative',
     has(
-      /^(?!(?:let's|let|i|you|please|it|this|that|there|here|what|which|who|no|yes|ok|okay|nope|wait|we|we're|they)\b)(?:the |our |all |every |each |any |no )?[\w./@`'<>&-]+(?: [\w./@`'<>&-]+){0,6} (?:is|are|live|lives|go|goes|sit|sits|follow|follows|come|comes|uses|return|returns|expire|expires|stay|stays|belong|belongs|look|looks|needs|hold|holds|implement|implements|reads|talk|talks|listen|listens|runs|get|gets|start|starts|map|maps|share|decide|decides|record|records|writes|require|requires|includes|expose|exposes|expect|expects|handles|wraps|keeps|creates|has|have|happen|happens|live|sit|stay|belong|follow|come|hold|talk|listen|run|start|decide|record|write|include|handle|wrap|keep|create|build|builds|ship|ships|cover|covers|point|points|depend|depends|load|loads|publish|publishes|produce|produces|call|calls|own|owns|contain|contains|apply|applies|mean|means|matter|matters|count|counts|fail|check|checks|block|blocks|reject|rejects|accept|accepts|need|use)\b/,
+      /^(?!(?:let's|let|i|you|please|it|this|that|there|here|what|which|who|no|yes|ok|okay|nope|wait|we|we're|they)\b)(?:the |our |all |every |each |any |no )?[\w./@`'<>&-]+(?: (?!(?:please|pls|plz|kindly|then)\b)[\w./@`'<>&-]+){0,6} (?:is|are|live|lives|go|goes|sit|sits|follow|follows|come|comes|uses|return|returns|expire|expires|stay|stays|belong|belongs|look|looks|needs|hold|holds|implement|implements|reads|talk|talks|listen|listens|runs|get|gets|start|starts|map|maps|share|decide|decides|record|records|writes|require|requires|includes|expose|exposes|expect|expects|handles|wraps|keeps|creates|has|have|happen|happens|live|sit|stay|belong|follow|come|hold|talk|listen|run|start|decide|record|write|include|handle|wrap|keep|create|build|builds|ship|ships|cover|covers|point|points|depend|depends|load|loads|publish|publishes|produce|produces|call|calls|own|owns|contain|contains|apply|applies|mean|means|matter|matters|count|counts|fail|check|checks|block|blocks|reject|rejects|accept|accepts|need|use)\b/,
     ),
   ],
   [
@@ -277,11 +279,12 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
       /\b(?:you|i) (?:just|already) \w+|\b(?:you|i) (?:wrote|added|created|changed|made|pasted|touched|fixed|renamed|moved|opened|mentioned|showed|sent|shared|suggested)\b|\byou(?:'re| are) (?:writing|adding|building|working on|changing|touching|fixing|doing)\b/,
     ),
   ],
-  // "before committing", "before you push": a moment of the workflow that comes round again.
+  // "before committing", "before you push": a moment of the workflow that comes round again; so is
+  // a change to any of a kind of thing ("after changing imports", "after you add or remove an import").
   [
     'workflow-moment',
     has(
-      /\b(?:before|after|when|whenever|until)\s+(?:you\s+|we\s+|anyone\s+)?(?:committ|commit|push|merg|open|releas|deploy|tag|ship|publish|rebas|review|cut|ask)\w*\b(?! the [\w-]+$)/,
+      /\b(?:before|after|when|whenever|until)\s+(?:you\s+|we\s+|anyone\s+)?(?:committ|commit|push|merg|open|releas|deploy|tag|ship|publish|rebas|review|cut|ask)\w*\b(?! the [\w-]+$)|\b(?:before|after|when|whenever)\s+(?:you\s+|we\s+|anyone\s+)?(?:chang|add|remov|edit|touch|updat|bump|upgrad|renam|delet)\w*(?: or \w+)? (?:an? |any |every |each |new |(?!(?:this|its|his|was|is|has|does)\b)[\w-]+s\b)/,
     ),
   ],
   [
@@ -342,7 +345,7 @@ const PERSON_NAME_LEAD = /^[A-Z][a-z]+ (?:always|never|usually|often|still|keeps
 
 /** Leading politeness and discourse words that do not change what a sentence asks. */
 function stripLead(s: string): string {
-  return s.replace(/^(?:(?:please|also|and|then|so|just|oh|but|now)\s*,?\s+)+/, '');
+  return s.replace(/^(?:(?:please|pls|plz|kindly|also|and|then|so|just|oh|but|now)\s*,?\s+)+/, '');
 }
 
 /** The verb a sentence opens with when it is an imperative, or null. */

@@ -65,6 +65,10 @@ const positives: [utterance: string, type: DraftType][] = [
   ['Shared fixtures are kept in test/fixtures/.', 'work_artifact'],
   ['Run the full test suite before every release.', 'work_method'],
   ['Ok, and from now on please reply in British English.', 'work_method'],
+  // A standing rule said as a request, however the request is spelled.
+  ['please always run the tests before you push', 'work_method'],
+  ['Plz always run go test with -race', 'work_method'],
+  ['pls never commit straight to main', 'work_method'],
 ];
 
 // What must never become a memory: questions, one-off requests, pasted material, chatter.
@@ -120,6 +124,15 @@ const negatives: string[] = [
   'Deploy the current branch to staging.',
   'I prefer this one.',
   'Please review the changes above.',
+  // Requests for this turn: a command to run, a file to open, a test fixture's tool prompt.
+  'USE_BASH please run echo hi',
+  'please run the tests',
+  'can you open foo.ts',
+  'run echo hi',
+  'Plz run make and show output',
+  'Please, run npm ci and then npm run build.',
+  'pls run go test ./internal/... and show me the output',
+  'kindly run the build and paste the log',
 ];
 
 describe('built-in extraction rules: durable statements become drafts of the right type', () => {
