@@ -407,6 +407,38 @@ describe("prepare's refusal that names the CLI's --scope", () => {
   });
 });
 
+describe("prepare's refusal of a chosen candidate that left the queue", () => {
+  test('the screen says to choose again on Review, not to press Enter again', async () => {
+    // Another TUI or the CLI discarded it after it was chosen: Enter here would send it again.
+    const message =
+      'Candidate cand-0001aaaa is discarded; only draft candidates can be promoted. Nothing was prepared.';
+    const view = await mount(
+      fakeApp({
+        status: async () => status,
+        memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
+        memoryPrepare: async () => {
+          throw new CmError('operation_conflict', message);
+        },
+      }),
+      HOME,
+      { service: noService, integrations: DIRS },
+    );
+    try {
+      await press(view, '7');
+      await waitForText(view, /Always use named exports/);
+      await press(view, 'p');
+      await waitForText(view, /^> project · /m);
+      await press(view, KEY.enter);
+      const frame = await waitForText(view, /No plan was made/);
+      assert.doesNotMatch(frame, /press Enter again/);
+      assert.match(frame, /left\s+the\s+review\s+queue\s+since\s+it\s+was\s+chosen/);
+      assert.match(frame, /On\s+Review\s+\(\[\)\s+press\s+r,\s+mark\s+the\s+others\s+again\s+\(m\),\s+then\s+p\./);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
 describe('the client chooser (Integrations)', () => {
   test('held ↓↓↑ lands on Claude Code; Enter plans its install; a paste of j moves on; Tab still leaves', async () => {
     const view = await mount(fakeApp({ status: async () => status }), HOME, {

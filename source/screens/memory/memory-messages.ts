@@ -34,6 +34,11 @@ function promoteAdvice(state: PromoteState, error: ShownError): string {
   const named = /--scope (project|user)\b/.exec(error.message)?.[1];
   if (state.phase === 'choose' && named && scopesFor(state.chosen).some((scope) => scope === named))
     return `No plan was made. Here the scope is the chooser's: ${helpItem('', ['selectUp', 'selectDown', 'toggleScope']).keys} to ${named}, then ${keyLabel('openItem')} prepares the plan there.`;
+  // A chosen candidate another TUI or the CLI discarded or promoted since: Enter would send it again,
+  // and the candidates are chosen on Review, not here.
+  const left = /^Candidate (\S+) is \w+; only draft candidates can be promoted/.exec(error.message)?.[1];
+  if (state.phase === 'choose' && left !== undefined && state.chosen.some((chosen) => chosen.candidateId === left))
+    return `No plan was made: that candidate left the review queue since it was chosen. On Review (${keyLabel('previousView')}) press ${keyLabel('refresh')}, mark the others again (${keyLabel('markItem')}), then ${keyLabel('promoteChosen')}.`;
   if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
   if (!state.approved)
     return 'The plan is not approved and nothing was written. Esc drops it (voided); Enter then prepares a fresh plan whose diff you read again.';
