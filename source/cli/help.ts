@@ -87,16 +87,22 @@ const flagLines = (flags: Readonly<Record<string, FlagHelp>>, width: number): st
     described(flagWords(name, help), typeof help === 'string' ? help : help[1], width, 4, 24),
   );
 
+/** The global help's usage lines, each with what it does: the TUI, a command, a command's help. */
+const globalUsage = (): ReadonlyArray<readonly [usage: string, text: string]> => [
+  [`common-memory ${synopsis(COMMAND_SPECS[0]).trim()}`, COMMAND_SPECS[0].summary],
+  ['common-memory <command> [options]', 'one of the commands below'],
+  ['common-memory <command> --help', "that command's usage and options"],
+];
+
 /** The global help: every command with its one line, the global options and the exit codes. */
 export function globalHelp(description: string, width = helpWidth()): string {
   const tui = COMMAND_SPECS[0];
   const lines = [
     ...wrapText(description, width, '  '),
-    ...section('Usage', [
-      ...described(`$ common-memory ${synopsis(tui).trim()}`, tui.summary, width, 4, 41, bracketed(tui)),
-      ...described('$ common-memory <command> [options]', 'one of the commands below', width, 4, 41),
-      ...described('$ common-memory <command> --help', "that command's usage and options", width, 4, 41),
-    ]),
+    ...section(
+      'Usage',
+      globalUsage().flatMap(([usage, text]) => described(`$ ${usage}`, text, width, 4, 41, bracketed(tui))),
+    ),
     ...section(
       'Commands',
       COMMAND_SPECS.filter((spec) => spec.path !== '').flatMap((spec) =>
@@ -151,3 +157,52 @@ export function groupHelp(group: string, width = helpWidth()): string {
 }
 
 const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A flag as --help --json gives it: what is typed, its value's name (null for a switch), what it does. */
+const flagData = (flags: Readonly<Record<string, FlagHelp>>, required: readonly string[] = []) =>
+  Object.entries(flags).map(([name, help]) => ({
+    flag: `--${kebab(name)}`,
+    value: typeof help === 'string' ? null : help[0],
+    help: typeof help === 'string' ? help : help[1],
+    required: required.includes(name),
+  }));
+
+/** A command in a list, as --help --json gives it: its path, its line in the list and its summary. */
+const listed = (spec: CommandSpec) => ({ command: spec.path, usage: usageLine(spec), summary: spec.summary });
+
+/**
+ * --help under --json: one object with what the text help says, as data (from the same table), and
+ * the text itself at 80 columns. `command` is the command's words; "" for the global help.
+ */
+export function helpData(asked: { spec?: CommandSpec; group?: string }, description: string): Record<string, unknown> {
+  const width = DEFAULT_HELP_WIDTH;
+  const { spec, group = '' } = asked;
+  if (spec && spec.path !== '')
+    return {
+      command: spec.path,
+      usage: [`common-memory ${synopsis(spec)}`],
+      arguments: spec.args,
+      summary: spec.summary,
+      ...(spec.details ? { details: spec.details } : {}),
+      flags: flagData(spec.flags, spec.required),
+      globalFlags: flagData(GLOBAL_FLAGS),
+      help: commandHelp(spec, description, width),
+    };
+  if (spec || group === '')
+    return {
+      command: '',
+      description,
+      usage: globalUsage().map(([usage]) => usage),
+      commands: COMMAND_SPECS.filter((each) => each.path !== '').map(listed),
+      globalFlags: flagData(GLOBAL_FLAGS),
+      exitCodes: EXIT_CODES.map(([code, meaning]) => ({ code, meaning })),
+      help: globalHelp(description, width),
+    };
+  return {
+    command: group,
+    usage: [`common-memory ${group} <command> [options]`],
+    summary: GROUPS[group] ?? group,
+    commands: subcommandsOf(group).map(listed),
+    help: groupHelp(group, width),
+  };
+}

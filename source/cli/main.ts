@@ -6,7 +6,7 @@ import { CmError, EXIT } from '../errors.js';
 import { HOME_ENV, resolveHome } from '../home.js';
 import { type CliStreams, createOutput, type Output, processStreams } from './output.js';
 import type { CommandPath, FlagValues } from './commands.js';
-import { commandHelp, globalHelp, groupHelp, helpWidth } from './help.js';
+import { commandHelp, globalHelp, groupHelp, helpData, helpWidth } from './help.js';
 import { parseCommandLine } from './parse.js';
 
 // Each command's module is loaded when that command runs, never at start: in the CommonJS bundle
@@ -215,9 +215,11 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
     }
     if (parsed.kind === 'help') {
       const description = packageJson().description ?? '';
-      streams.stdout.write(
-        parsed.spec ? commandHelp(parsed.spec, description) : groupHelp(parsed.group ?? '', helpWidth()),
-      );
+      if (out.json) out.result(helpData(parsed, description), () => '');
+      else
+        streams.stdout.write(
+          parsed.spec ? commandHelp(parsed.spec, description) : groupHelp(parsed.group ?? '', helpWidth()),
+        );
       return EXIT.ok;
     }
     out = createOutput(parsed.flags.json ?? false, streams);

@@ -12,7 +12,7 @@ import {
   GLOBAL_FLAGS,
   kebab,
 } from '../../source/cli/commands.js';
-import { commandHelp, globalHelp, groupHelp } from '../../source/cli/help.js';
+import { commandHelp, globalHelp, groupHelp, synopsis } from '../../source/cli/help.js';
 import { maxArguments } from '../../source/cli/parse.js';
 import { storeFiles } from '../../source/home.js';
 import { textColumns } from '../../source/text-columns.js';
@@ -166,6 +166,81 @@ describe('the command table', { timeout: 600_000 }, () => {
     const hookHelp = await runCli(['hook', '--help']);
     assert.equal(hookHelp.code, 0, hookHelp.stderr);
     assert.match(hookHelp.stdout, /\$ common-memory hook\b/);
+  });
+
+  it('--help with --json is one JSON object on stdout: the command, its usage, its flags and the help text; exit 0', async () => {
+    const { description } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      description: string;
+    };
+    const flagNames = (flags: { flag: string }[]) => flags.map((flag) => flag.flag);
+    for (const spec of COMMAND_SPECS) {
+      const words = [...spec.path.split(' ').filter(Boolean), '--help', '--json'];
+      const result = await runCliInProcess(words);
+      assert.equal(result.code, 0, `${words.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stderr, '');
+      assert.equal(result.stdout.split('\n').length, 2, `${words.join(' ')}: one line`);
+      const help = json(result.stdout);
+      assert.equal(help.command, spec.path);
+      assert.equal(help.help, commandHelp(spec, description, 80), `${words.join(' ')}: the text help, at 80 columns`);
+      if (spec.path === '') continue;
+      assert.deepEqual(help.usage, [`common-memory ${synopsis(spec)}`]);
+      assert.equal(help.arguments, spec.args);
+      assert.equal(help.summary, spec.summary);
+      assert.deepEqual(
+        flagNames(help.flags),
+        Object.keys(spec.flags).map((name) => `--${kebab(name)}`),
+      );
+      for (const flag of help.flags as { flag: string; help: string; required: boolean }[]) {
+        assert.ok(flag.help.length > 0, `${spec.path} ${flag.flag}: its help`);
+        const name: FlagName = (Object.keys(spec.flags) as FlagName[]).find((key) => `--${kebab(key)}` === flag.flag)!;
+        assert.equal(flag.required, ((spec as CommandSpec).required ?? []).includes(name), `${spec.path} ${flag.flag}`);
+      }
+      assert.deepEqual(flagNames(help.globalFlags), ['--home', '--json', '--help', '--version']);
+    }
+    const approve = json((await runCliInProcess(['memory', 'approve', '--help', '--json'])).stdout);
+    assert.deepEqual(approve.flags, [
+      { flag: '--digest', value: 'D', help: 'the digest memory prepare printed (required)', required: true },
+    ]);
+
+    const global = await runCliInProcess(['--help', '--json']);
+    assert.equal(global.code, 0, global.stderr);
+    const all = json(global.stdout);
+    assert.equal(all.command, '');
+    assert.equal(all.description, description);
+    assert.equal(all.help, globalHelp(description, 80));
+    assert.ok(all.usage.includes('common-memory <command> --help'), all.usage.join('; '));
+    assert.deepEqual(
+      all.commands.map((command: { command: string }) => command.command),
+      COMMAND_SPECS.filter((spec) => spec.path !== '').map((spec) => spec.path),
+    );
+    assert.deepEqual(all.exitCodes[0], { code: 0, meaning: 'ok' });
+    assert.ok(all.exitCodes.some((exit: { code: number }) => exit.code === 130));
+
+    // A group, with or without a subcommand it does not have: the group's list.
+    for (const args of [
+      ['memory', '--help', '--json'],
+      ['--json', 'memory', 'nope', '--help'],
+      ['memory', '--json=true', '--help'],
+    ]) {
+      const result = await runCliInProcess(args);
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      const group = json(result.stdout);
+      assert.equal(group.command, 'memory', args.join(' '));
+      assert.deepEqual(group.usage, ['common-memory memory <command> [options]']);
+      assert.equal(group.help, groupHelp('memory', 80));
+      assert.ok(
+        group.commands.some(
+          (command: { command: string; usage: string }) =>
+            command.command === 'memory promote' && command.usage === 'memory promote <plan-id> [options]',
+        ),
+      );
+    }
+    const text = await runCliInProcess(['memory', 'promote', '--help', '--json=false']);
+    assert.match(text.stdout, /^\n {2}Usage\n/, '--json=false is the text');
+    // Through the shipped bin: `hook --help --json` reaches this help, not the hook's fast path.
+    const hook = await runCli(['hook', '--help', '--json']);
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.equal(json(hook.stdout).command, 'hook');
   });
 
   it('help wraps to the width it is given', () => {
