@@ -391,6 +391,39 @@ describe('--dry-run writes nothing', { timeout: 300_000 }, () => {
     assert.notDeepEqual(tree(home), before, 'the read stored it');
   });
 
+  it('memory sync --dry-run with no entries in the files and none stored says there is nothing to sync', async () => {
+    const home = tempHome('sync-nothing');
+    const repo = gitRepo(home, 'repo');
+    const text = await runCliInProcess(['memory', 'sync', '--dry-run', '--home', home], { cwd: repo });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^Dry run — nothing was stored\. Nothing to sync: /);
+    assert.match(text.stdout, /^project: nothing to sync \(no entries in its memory files, none stored\)$/m);
+    assert.match(text.stdout, /^user: nothing to sync \(no entries in its memory files, none stored\)$/m);
+    assert.doesNotMatch(text.stdout, /would replace/);
+    assert.match(text.stdout, /memory review/, 'where entries come from');
+    assert.equal(existsSync(home), false, 'the dry run created no data home');
+    // --json says what a sync would do, and the sync then does just that: a first, empty generation.
+    const dry = json(
+      (await runCliInProcess(['memory', 'sync', '--dry-run', '--home', home, '--json'], { cwd: repo })).stdout,
+    );
+    assert.equal(dry.entries, 0);
+    const real = await runCli(['memory', 'sync', '--home', home, '--json'], { cwd: repo });
+    assert.equal(real.code, 0, real.stderr);
+    for (const scope of json(real.stdout).scopes as { scope: string; outcome: string; generation: number }[]) {
+      const predicted = dry.scopes.find((s: { scope: string }) => s.scope === scope.scope);
+      assert.deepEqual(
+        { outcome: predicted.outcome, generation: predicted.generation, entries: predicted.entries },
+        { outcome: scope.outcome, generation: scope.generation, entries: 0 },
+        scope.scope,
+      );
+      assert.deepEqual(predicted.current, { generation: 0, entries: 0 });
+    }
+    // Synced once, still empty: unchanged, as before.
+    const again = await runCliInProcess(['memory', 'sync', '--dry-run', '--home', home], { cwd: repo });
+    assert.match(again.stdout, /^project: unchanged \(0 entries, generation 1\)$/m);
+    assert.doesNotMatch(again.stdout, /Nothing to sync/);
+  });
+
   /** A repository whose one session said a rule, drained and extracted once; `cli` runs a command there with --json. */
   async function extracted(name: string) {
     const home = tempHome(name);

@@ -57,10 +57,18 @@ export async function memorySync(home: string, dryRun: boolean, out: Output): Pr
 function memorySyncPreview(home: string, out: Output): number {
   const preview = previewSyncIn(home, process.cwd());
   const entries = (n: number) => counted(n, 'entry', 'entries');
+  // No entry in the files and none stored: a sync would only record an empty first generation.
+  const empty = (s: (typeof preview.scopes)[number]) =>
+    s.outcome === 'replaced' && s.entries === 0 && s.current.entries === 0;
   out.result({ ...preview, dryRun: true }, () => {
-    const lines = ['Dry run — nothing was stored.'];
+    const lines = [
+      preview.scopes.every(empty)
+        ? 'Dry run — nothing was stored. Nothing to sync: no memory file holds an approved entry, and none is stored. Entries come from candidates you promote: run common-memory memory review.'
+        : 'Dry run — nothing was stored.',
+    ];
     for (const s of preview.scopes) {
-      if (s.outcome === 'unchanged')
+      if (empty(s)) lines.push(`${s.scope}: nothing to sync (no entries in its memory files, none stored)`);
+      else if (s.outcome === 'unchanged')
         lines.push(`${s.scope}: unchanged (${entries(s.entries)}, generation ${s.generation})`);
       else if (s.outcome === 'partial')
         lines.push(
@@ -72,7 +80,7 @@ function memorySyncPreview(home: string, out: Output): number {
         );
     }
     for (const problem of preview.problems) lines.push(`  ${problem.scope} ${problem.kind}: ${problem.message}`);
-    return fitLines(lines.join('\n'));
+    return fitLines(lines.join('\n'), '  ', ['common-memory memory review']);
   });
   return preview.coverage === 'complete' ? EXIT.ok : EXIT.incomplete;
 }
