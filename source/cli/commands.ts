@@ -355,6 +355,8 @@ export const COMMAND_SPECS = [
     path: 'memory lint',
     args: '[<path>... | -]',
     summary: 'secret and poisoning lint of files or stdin; exit 11 on a blocking finding',
+    details:
+      'An empty or closed stdin (</dev/null, a pipe that wrote nothing) has no findings: exit 0, and the output says 0 bytes were read from it.',
     flags: {},
   },
   {

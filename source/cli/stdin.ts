@@ -13,6 +13,11 @@ export async function readStdinText(
   maxBytes = RECORD_MAX_BYTES,
   overLimit = `The ${what} on stdin is over the ${maxBytes}-byte record limit; nothing was written. Split it into smaller pieces.`,
 ): Promise<string> {
+  return (await readStdinBytes(what, maxBytes, overLimit)).toString('utf8');
+}
+
+/** Stdin's bytes as read, to its end: readStdinText before they are decoded. */
+export async function readStdinBytes(what: string, maxBytes: number, overLimit: string): Promise<Buffer> {
   // Node reads a directory given as stdin (`< some/dir`) as empty: the text would be refused as
   // blank, which says nothing of the real mistake.
   if (stdinIsDirectory())
@@ -30,7 +35,7 @@ export async function readStdinText(
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** Text that is only whitespace says nothing: refused like no text at all. */

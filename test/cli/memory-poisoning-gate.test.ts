@@ -5,13 +5,14 @@
 // real SessionStart hook gives once the candidate is promoted; and an approved entry that forges
 // the end of the notes frame (written by hand and committed) never closes the frame the hook gives.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { syncedRepo } from '../support/approved-repo.js';
 import * as c from '../support/capture.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { BIN, gitRepo, runCli, tempHome } from '../support/cli.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { queueSession } from '../support/memory-corpus.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
@@ -341,6 +342,48 @@ describe('memory poisoning at the gate', () => {
       if (tty) Object.defineProperty(process.stdin, 'isTTY', tty);
       else delete (process.stdin as { isTTY?: boolean }).isTTY;
     }
+  });
+
+  it('memory lint of an empty or closed stdin says 0 bytes were read and nothing was linted (exit 0)', async () => {
+    const home = tempHome('poison-lint-empty');
+    const spawned = (args: string[], stdin: string) =>
+      spawnSync('sh', ['-c', `"$0" "$@" ${stdin}`, process.execPath, BIN, 'memory', 'lint', ...args, '--home', home], {
+        encoding: 'utf8',
+      });
+    // An empty pipe, /dev/null and a closed stdin: the same.
+    for (const [args, stdin] of [
+      [['-'], '</dev/null'],
+      [['-'], '<&-'],
+      [[], '</dev/null'],
+    ] as const) {
+      const text = spawned([...args], stdin);
+      assert.equal(text.status, 0, `${args.join(' ')} ${stdin}: ${text.stderr}`);
+      assert.match(text.stdout, /^0 bytes were read from standard input: nothing was linted/, `${args} ${stdin}`);
+      assert.doesNotMatch(text.stdout, /no secrets or poisoning found/);
+      const machine = spawned([...args, '--json'], stdin);
+      assert.equal(machine.status, 0, machine.stderr);
+      assert.deepEqual(json(machine.stdout), { findings: [], stdin: { bytes: 0 } }, `${args} ${stdin} --json`);
+    }
+    const piped = await runCli(['memory', 'lint', '-', '--home', home, '--json'], { input: '' });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.deepEqual(json(piped.stdout), { findings: [], stdin: { bytes: 0 } });
+    // Text read: its bytes, counted as read (not as decoded).
+    const some = await runCli(['memory', 'lint', '-', '--home', home, '--json'], {
+      input: Buffer.from('Use pnpm.\xff\n', 'latin1'),
+    });
+    assert.equal(some.code, 0, some.stderr);
+    assert.deepEqual(json(some.stdout), { findings: [], stdin: { bytes: 11 } });
+    // Beside a file, an empty stdin is named under the file's result; a file alone has no stdin.
+    const notes = join(dirname(home), 'notes.md');
+    writeFileSync(notes, 'Use pnpm.\n');
+    const both = spawned([notes, '-'], '</dev/null');
+    assert.equal(both.status, 0, both.stderr);
+    assert.match(
+      both.stdout,
+      /^no secrets or poisoning found\n0 bytes were read from standard input: it was not linted/,
+    );
+    const file = await runCliInProcess(['memory', 'lint', notes, '--home', home, '--json']);
+    assert.deepEqual(json(file.stdout), { findings: [] });
   });
 
   it('a poisoned text typed in a session becomes a quarantined candidate at extraction', async () => {

@@ -402,13 +402,17 @@ export function reviewText(r: MemoryReview): string {
 }
 
 /** A path's text, or stdin's for "-": either bounded as a file is, refused before anything is linted. */
-async function readInput(path: string): Promise<string> {
-  if (path !== '-') return readUserFile(path, LINT_FILE_MAX_BYTES, 'memory lint');
-  return (await import('../stdin.js')).readStdinText(
+async function readInput(path: string): Promise<{ text: string; bytes: number }> {
+  if (path !== '-') {
+    const text = readUserFile(path, LINT_FILE_MAX_BYTES, 'memory lint');
+    return { text, bytes: Buffer.byteLength(text) };
+  }
+  const read = await (await import('../stdin.js')).readStdinBytes(
     'text',
     LINT_FILE_MAX_BYTES,
     `The text on stdin is over the ${LINT_FILE_MAX_BYTES}-byte limit of memory lint; nothing was linted. Lint it in smaller pieces.`,
   );
+  return { text: read.toString('utf8'), bytes: read.length };
 }
 
 async function lint(paths: string[], out: Output): Promise<number> {
@@ -426,20 +430,32 @@ async function lint(paths: string[], out: Output): Promise<number> {
   const inputs = paths.length === 0 ? ['-'] : paths;
   const { findingView, lintMemoryText } = await memoryLint();
   // A path named twice is one input: read once, its findings listed once.
-  const texts = new Map<string, string>();
+  const texts = new Map<string, { text: string; bytes: number }>();
   for (const path of new Set(inputs)) texts.set(path, await readInput(path));
   const findings = [...texts.keys()].flatMap((path) =>
-    lintMemoryText(texts.get(path)!).map((f) => ({ path, ...findingView(f) })),
+    lintMemoryText(texts.get(path)!.text).map((f) => ({ path, ...findingView(f) })),
   );
   const blocking = findings.filter((f) => f.severity === 'block').length;
-  out.result({ findings }, () =>
-    findings.length === 0
-      ? 'no secrets or poisoning found'
-      : [
-          ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, shownPath(f.path))),
-          `${findings.length} finding(s), ${blocking} blocking`,
-        ].join('\n'),
-  );
+  // Stdin read empty (a closed or empty pipe, </dev/null) has no findings, which is true; it is
+  // said, since an empty pipe is most often a command before it that wrote nothing.
+  const stdin = texts.get('-');
+  const emptyStdin =
+    texts.size === 1
+      ? '0 bytes were read from standard input: nothing was linted. If a command before | was to write the text, it wrote none.'
+      : '0 bytes were read from standard input: it was not linted (nothing to lint).';
+  out.result({ findings, ...(stdin ? { stdin: { bytes: stdin.bytes } } : {}) }, () => {
+    const lines =
+      findings.length === 0
+        ? stdin?.bytes === 0 && texts.size === 1
+          ? []
+          : ['no secrets or poisoning found']
+        : [
+            ...findings.map((f) => formatFinding({ ...f, offset: 0, length: 0 }, shownPath(f.path))),
+            `${findings.length} finding(s), ${blocking} blocking`,
+          ];
+    if (stdin?.bytes === 0) lines.push(fitLines(emptyStdin));
+    return lines.join('\n');
+  });
   if (blocking === 0) return EXIT.ok;
   // Under --json the findings are the result; the refusal is an error of its own, its code the kind
   // that refused (a secret before any poisoning, as prepare's refusal of a quarantined candidate).
