@@ -4,6 +4,7 @@
 // read memory-state read-only at most.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { echoed } from '../echo-text.js';
 import { CmError } from '../errors.js';
 import { initMemoryRoot, memoryRootOf, USER_MEMORY_ROOT } from '../effects/memory-root.js';
 import { resolveScope } from '../effects/repository.js';
@@ -57,7 +58,7 @@ export function initMemoryRootIn(
   dryRun: boolean,
 ): MemoryInitResult {
   if (scopeFlag !== undefined && scopeFlag !== 'project' && scopeFlag !== 'user')
-    throw new CmError('usage', '--scope must be project or user.');
+    throw new CmError('usage', `--scope must be project or user, not ${echoed(scopeFlag)}.`);
   const binding = resolveScope(cwd);
   const scope = (scopeFlag ?? binding.scope) as 'project' | 'user';
   if (scope === 'project' && binding.scope !== 'project') {

@@ -6,6 +6,7 @@
 import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CmError } from '../errors.js';
+import { echoed } from '../echo-text.js';
 import { unifiedDiff } from '../ground/unified-diff.js';
 import { withMemoryState } from '../store/memory/state-database.js';
 import { resolveScope } from '../effects/repository.js';
@@ -43,7 +44,9 @@ export interface AssemblePlan {
 }
 
 export function planAssemble(memoryStatePath: string, cwd: string, provider: string | undefined): AssemblePlan {
-  if (provider !== 'claude' && provider !== 'codex')
+  if (provider !== undefined && provider !== 'claude' && provider !== 'codex')
+    throw new CmError('usage', `--provider must be claude (CLAUDE.md) or codex (AGENTS.md), not ${echoed(provider)}.`);
+  if (provider === undefined)
     throw new CmError(
       'usage',
       'Say which file to write: --provider claude (CLAUDE.md) or --provider codex (AGENTS.md).',

@@ -119,6 +119,48 @@ describe('the command table', { timeout: 600_000 }, () => {
     assert.match(extra.stderr, /`doctor` takes no arguments \("now" is one\)/);
   });
 
+  it('every memory command under --json: a flag it does not take, or no argument it needs, is a JSON usage error naming it', async () => {
+    const home = tempHome('memory-json-refusals');
+    const repo = gitRepo(home, 'repo');
+    const run = (args: string[]) => runCliInProcess([...args, '--json', '--home', home], { cwd: repo });
+    for (const spec of COMMAND_SPECS.filter((each) => each.path.startsWith('memory '))) {
+      const words = spec.path.split(' ');
+      const flag = flagNotTaken(spec);
+      const refused = await run([...words, ...argsFor(spec), ...flag]);
+      assert.equal(refused.code, 2, `${spec.path} ${flag[0]}: ${refused.stderr}`);
+      assert.equal(refused.stdout, '');
+      assert.equal(json(refused.stderr).error.code, 'usage');
+      assert.ok(json(refused.stderr).error.message.includes(`does not take ${flag[0]}`), refused.stderr);
+      // Its arguments or a flag it needs left out: the refusal names the command or the flag.
+      const required = ((spec as CommandSpec).required ?? []).map((name) => `--${kebab(name)}`);
+      if (!spec.args.startsWith('<') && required.length === 0) continue;
+      const missing = await run(spec.args.startsWith('<') ? words : [...words, ...argsFor(spec)]);
+      assert.equal(missing.code, 2, `${spec.path} with nothing: ${missing.stderr}`);
+      assert.equal(missing.stdout, '');
+      const error = json(missing.stderr).error as { code: string; message: string };
+      assert.equal(error.code, 'usage', spec.path);
+      assert.ok(
+        error.message.includes(spec.path) && required.every((name) => error.message.includes(name)),
+        `${spec.path}: ${error.message}`,
+      );
+    }
+    // A value a flag cannot take is named before any id is looked up: an unknown id is not the mistake.
+    for (const [args, named] of [
+      [['memory', 'prepare', 'c-zzzz', '--scope', 'bogus'], /--scope must be project or user, not "bogus"/],
+      [['memory', 'prepare', 'con-zzzz', '--scope', 'bogus'], /--scope must be project or user, not "bogus"/],
+      [['memory', 'prepare', 'con-zzzz', '--operations', 'x'], /--operations takes operation numbers .*\(not "x"\)/],
+      [['memory', 'retire', 'e-zzzz', '--scope', 'bogus'], /--scope must be project or user, not "bogus"/],
+      [
+        ['memory', 'assemble', '--provider', 'emacs'],
+        /--provider must be claude \(CLAUDE\.md\) or codex \(AGENTS\.md\), not "emacs"/,
+      ],
+    ] as const) {
+      const result = await run([...args]);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(json(result.stderr).error.message, named, args.join(' '));
+    }
+  });
+
   it('--json gives JSON on stderr for every refusal: the TUI without a terminal, and --json=true', async () => {
     const tui = await runCliInProcess(['--json']);
     assert.equal(tui.code, 2);

@@ -82,12 +82,14 @@ export async function memoryPrepare(
       'usage',
       'Name the candidates to promote: common-memory memory prepare <candidate-id>… [--scope project|user] (memory review lists them).',
     );
+  // The flags' values are checked before any id is looked up: an unknown id is not the mistake.
+  const chosen = scopeOption(scope);
   if (args[0]!.startsWith(PATCH_ID_PREFIX) || operations !== undefined)
-    return preparePatch(home, args, scope, operations, out);
+    return preparePatch(home, args, chosen, operations, out);
   const plan = await withWrite(home, (app) =>
     app.memoryPrepare({
       candidateIds: args.map((id) => wholeMemoryId(home, 'candidate', id)),
-      scope: scopeOption(scope),
+      scope: chosen,
       cwd: process.cwd(),
     }),
   );
@@ -122,7 +124,7 @@ function operationNumbers(text: string): number[] {
 async function preparePatch(
   home: string,
   args: string[],
-  scope: string | undefined,
+  scope: 'project' | 'user' | undefined,
   operations: string | undefined,
   out: Output,
 ): Promise<number> {
@@ -137,12 +139,13 @@ async function preparePatch(
       'usage',
       'Prepare one consolidation patch on its own: common-memory memory prepare <patch-id> [--operations 1,3] (memory review lists them).',
     );
+  const numbers = operations === undefined ? undefined : operationNumbers(operations);
   const taskId = wholeMemoryId(home, 'patch', args[0]!);
   const plan = await withWrite(home, (app) =>
     app.memoryPrepare({
       candidateIds: [],
-      patch: { taskId, ...(operations !== undefined ? { operations: operationNumbers(operations) } : {}) },
-      scope: scopeOption(scope),
+      patch: { taskId, ...(numbers !== undefined ? { operations: numbers } : {}) },
+      scope,
       cwd: process.cwd(),
     }),
   );
@@ -431,7 +434,7 @@ export function refuseGroupId(id: string, command: string, nothing: string): voi
 /** `--scope` when given: project or user. */
 export function scopeOption(scope: string | undefined): 'project' | 'user' | undefined {
   if (scope !== undefined && scope !== 'project' && scope !== 'user')
-    throw new CmError('usage', '--scope must be project or user.');
+    throw new CmError('usage', `--scope must be project or user, not ${echoed(scope)}.`);
   return scope;
 }
 
