@@ -717,7 +717,7 @@ function voidPlan(tx: Tx<'memory'>, input: z.infer<typeof voidInput>): MemoryPla
 }
 
 /** The void reason of a plan a person withdrew (memory void, Esc on the TUI's Prepare). */
-export const WITHDRAWN_BY_A_PERSON = 'withdrawn by a person before it was written';
+const WITHDRAWN_BY_A_PERSON = 'withdrawn by a person before it was written';
 
 /**
  * A person withdraws a plan not yet written: a generated or approved plan is voided, so no approval
