@@ -24,7 +24,8 @@ export interface LabelledUtterance {
  * questions, narratives, musings, agreement, logs) and hard positives (rules inside a request,
  * corrections, plain imperatives, contrasts). The weights train on `train-2`; `dev-2` is only read.
  * `train-3` and `test-3` (frozen) are a third batch: requests to the agent, one-off or standing.
- * `holdout-3` (frozen) was written blind by an author who read only the corpus README.
+ * `holdout-3` (frozen) was written blind by an author who read only the corpus README; `train-4`,
+ * a tuning batch weighted to owners, rules pointing back at their subject and tasks, likewise.
  */
 export const SPLITS = [
   'train',
@@ -36,6 +37,7 @@ export const SPLITS = [
   'train-3',
   'test-3',
   'holdout-3',
+  'train-4',
 ] as const;
 /** Splits never tuned on: their misses are printed only with CM_BENCH_SHOW_TEST=1. */
 const FROZEN: ReadonlySet<Split> = new Set(['test', 'holdout-2', 'test-3', 'holdout-3']);
