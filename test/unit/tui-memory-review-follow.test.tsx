@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import { CmError } from '../../source/errors.js';
 import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
 import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
@@ -150,6 +151,48 @@ describe('Review: a notice about one candidate leaves with the selection or the 
       await press(view, KEY.down);
       const moved = await waitForText(view, /· 2 of 2/);
       assert.doesNotMatch(moved, /is quarantined/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('a discard that failed: its error leaves when the selection moves; a failed read of the queue stays', async () => {
+    const rows = [candidate(2), candidate(1)];
+    const queue = { fail: false };
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        memoryReview: async () => {
+          if (queue.fail) throw new CmError('store_unavailable', 'The store is busy: try again in a moment.');
+          return review(rows);
+        },
+        memoryDiscard: async () => {
+          throw new CmError('not_found', 'No candidate cand-00000002 in the queue.');
+        },
+      }),
+      HOME,
+      { service: async () => null, integrations: DIRS },
+    );
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 2/);
+      await press(view, 'd');
+      await waitForText(view, /Discard candidate cand-00000002\?/);
+      await press(view, 'y');
+      await waitForText(view, /No candidate cand-00000002 in the queue/);
+      // A key that moves nothing keeps it: the selection is still on that candidate.
+      await press(view, KEY.up);
+      assert.match(view.lastFrame() ?? '', /No candidate cand-00000002 in the queue/);
+      await press(view, KEY.down);
+      const moved = await waitForText(view, /· 2 of 2/);
+      assert.doesNotMatch(moved, /No candidate cand-00000002/);
+      // An error about the queue itself is about no candidate: moving keeps it.
+      queue.fail = true;
+      await press(view, 'r');
+      await waitForText(view, /The store is busy/);
+      await press(view, KEY.up);
+      await waitForText(view, /· 1 of 2/);
+      assert.match(view.lastFrame() ?? '', /The store is busy/);
     } finally {
       await unmount(view);
     }

@@ -47,6 +47,8 @@ export interface ReviewState {
   lastId: number;
   data: MemoryReview | null;
   error: ShownError | null;
+  /** The candidate the error is about (a confirm or discard that failed), or null: an error about the queue. */
+  errorAbout: string | null;
   selected: number;
   marked: ReadonlySet<string>;
   open: OpenCandidate | null;
@@ -70,7 +72,7 @@ export type ReviewAction =
   | { type: 'moreLoaded'; id: number; review: MemoryReview }
   | { type: 'loadFailed'; id: number; error: ShownError }
   | { type: 'select'; delta: number }
-  /** The screen showed another view: the last notice was about what Review showed, and leaves with it. */
+  /** The screen showed another view: the last notice (or a candidate's error) was about what Review showed, and leaves with it. */
   | { type: 'viewChanged' }
   | { type: 'toggleMark' }
   | { type: 'open' }
@@ -103,6 +105,7 @@ export const initialReviewState: ReviewState = {
   lastId: 1,
   data: null,
   error: null,
+  errorAbout: null,
   selected: 0,
   marked: new Set(),
   open: null,
@@ -165,7 +168,21 @@ type NewJob = ReviewJob extends infer Job ? (Job extends ReviewJob ? Omit<Job, '
 
 function withJob(state: ReviewState, job: NewJob): ReviewState {
   const id = state.lastId + 1;
-  return { ...state, lastId: id, job: { ...job, id } as ReviewJob, notice: null, error: null };
+  return { ...state, lastId: id, job: { ...job, id } as ReviewJob, notice: null, error: null, errorAbout: null };
+}
+
+/**
+ * The state without what Review said about one candidate (a notice, a confirm or discard that
+ * failed): the selection left that candidate, or the queue or the view changed. An error about the
+ * queue itself (a read that failed) stays.
+ */
+function withoutCandidateWords(state: ReviewState): ReviewState {
+  if (state.notice === null && state.errorAbout === null) return state;
+  return {
+    ...state,
+    notice: null,
+    ...(state.errorAbout === null ? {} : { error: null, errorAbout: null }),
+  };
 }
 
 /**
@@ -203,7 +220,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       // Another queue: what was selected, marked or open belongs to the one left.
       const id = state.lastId + 1;
       return {
-        ...state,
+        ...withoutCandidateWords(state),
         filter: state.filter === 'all' ? 'here' : 'all',
         lastId: id,
         load: { id, quiet: false },
@@ -212,7 +229,6 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         marked: new Set(),
         open: null,
         asking: null,
-        notice: null,
       };
     }
     case 'loaded': {
@@ -231,6 +247,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         more: null,
         data: action.review,
         error: null,
+        errorAbout: null,
         marked,
         open,
         patch,
@@ -248,17 +265,17 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       return readAhead({ ...state, more: null, data });
     }
     case 'loadFailed':
-      if (state.more?.id === action.id) return { ...state, more: null, error: action.error };
-      return state.load?.id === action.id ? { ...state, load: null, error: action.error } : state;
+      if (state.more?.id === action.id) return { ...state, more: null, error: action.error, errorAbout: null };
+      return state.load?.id === action.id ? { ...state, load: null, error: action.error, errorAbout: null } : state;
     case 'select': {
       const selected = moveSelection(state.selected, action.delta, candidatesOf(state).length);
       if (selected === state.selected) return readAhead(state);
-      // A notice (a statement confirmed, a candidate refused by p) is about the candidate it was
-      // given on: it does not stay under another.
-      return readAhead({ ...state, selected, notice: null });
+      // A notice (a statement confirmed, a candidate refused by p) or an error about a confirm or
+      // discard is about the candidate it was given on: it does not stay under another.
+      return readAhead({ ...withoutCandidateWords(state), selected });
     }
     case 'viewChanged':
-      return state.notice === null ? state : { ...state, notice: null };
+      return withoutCandidateWords(state);
     case 'toggleMark': {
       const candidate = targetCandidate(state);
       if (!candidate) return state;
@@ -400,7 +417,9 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       return { ...state, job: null, confirmed, open, notice: action.notice, lastId: id, load: { id, quiet: true } };
     }
     case 'jobFailed':
-      return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;
+      return state.job?.id === action.id
+        ? { ...state, job: null, error: action.error, errorAbout: state.job.candidateId }
+        : state;
   }
 }
 
