@@ -37,7 +37,14 @@ import {
   takenOperations,
   targetCandidate,
 } from './review-state.js';
-import { CandidateDetail, firstLine, PatchDetail, ReviewQueue, useCandidateLines } from './review-view.js';
+import {
+  CANDIDATE_HEADING_LINES,
+  CandidateDetail,
+  firstLine,
+  PatchDetail,
+  ReviewQueue,
+  useCandidateLines,
+} from './review-view.js';
 import { useEntriesEffects, usePromoteEffects, useReviewEffects } from './use-memory-effects.js';
 import { type MemoryView, useMemoryInput, VIEWS } from './use-memory-input.js';
 import { UsageView, useUsageLines } from './usage-view.js';
@@ -104,6 +111,9 @@ export function Memory() {
   const usageText = useUsageLines(app, cwd, columns, view === 'usage');
   const textRoom = room - 1;
   const lastTop = (lines: number) => Math.max(0, lines - textRoom);
+  // An open candidate's text has the room under its heading and its keys' line.
+  const candidateRoom = room - CANDIDATE_HEADING_LINES;
+  const candidateLastTop = Math.max(0, candidate.lines.length - candidateRoom);
   // The Entries list's text above its rows (heading, left-out files) scrolls in what the rows leave.
   const entriesListRoom = listTextRoom(room, entryText.length, listedRows(entries).length);
   const entriesListText = { room: entriesListRoom, lastTop: Math.max(0, entryText.length - entriesListRoom) };
@@ -209,11 +219,9 @@ export function Memory() {
       dispatchReview,
       dispatchPromote,
       dispatchEntries,
-      room: view === 'review' && !review.open ? room - 1 : textRoom,
+      room: view === 'review' ? (review.open && !review.patch ? candidateRoom : room - 1) : textRoom,
       statementStarts: candidate.starts,
-      lastTop: lastTop(
-        view === 'review' ? candidate.lines.length : view === 'promote' ? planText.length : entryText.length,
-      ),
+      lastTop: view === 'review' ? candidateLastTop : lastTop(view === 'promote' ? planText.length : entryText.length),
       promoteChosen,
       preparePatch,
       listText: entriesListText,
@@ -242,7 +250,7 @@ export function Memory() {
         promote,
         entries,
         run,
-        view === 'entries' && !entries.open ? entriesListText.lastTop : lastTop(candidate.lines.length),
+        view === 'entries' && !entries.open ? entriesListText.lastTop : candidateLastTop,
       ),
       ...(view === 'entries' ? entryActionHelp(entries) : []),
     ],

@@ -152,16 +152,33 @@ export function useCandidateLines(state: ReviewState, columns: number) {
   );
 }
 
+/** An open candidate's heading and the line of its m and p keys under it: the candidate's text has the rest. */
+export const CANDIDATE_HEADING_LINES = 2;
+
+/**
+ * The open candidate's m and p, which the help line has no room for at 80 columns: what m does to
+ * it and what p would take (the marked ones, as on the list, else this one).
+ */
+export function openCandidateKeys(state: ReviewState): string {
+  const marked = state.marked.has(state.open?.candidateId ?? '');
+  const takes = state.marked.size > 0 ? `the ${state.marked.size} marked` : 'this one';
+  return `${keyLabel('markItem')} ${marked ? 'unmark' : 'mark'} · ${keyLabel('promoteChosen')} promote ${takes}`;
+}
+
 export function CandidateDetail({ state, lines, room }: { state: ReviewState; lines: ScreenLine[]; room: number }) {
   const theme = useTheme();
   const top = state.open?.top ?? 0;
   const candidate = openCandidate(state);
+  const textRoom = room - CANDIDATE_HEADING_LINES;
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`Review › candidate ${idLabel(candidate?.candidateId)}${state.marked.has(candidate?.candidateId ?? '') ? ' · marked' : ''}${position(top, room - 1, lines.length)}`}
+        {`Review › candidate ${idLabel(candidate?.candidateId)}${state.marked.has(candidate?.candidateId ?? '') ? ' · marked' : ''}${position(top, textRoom, lines.length)}`}
       </Text>
-      <LinePane lines={lines} top={top} room={room - 1} />
+      <Text color={theme.muted} wrap="truncate-end">
+        {openCandidateKeys(state)}
+      </Text>
+      <LinePane lines={lines} top={top} room={textRoom} />
     </Box>
   );
 }

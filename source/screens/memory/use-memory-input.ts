@@ -70,7 +70,16 @@ const REVIEW_LIST = [
   'openPatch',
 ] as const;
 const REVIEW_PATCH = ['selectUp', 'selectDown', 'markItem', 'promoteChosen', 'openPatch', 'back'] as const;
-const REVIEW_OPEN = [...SCROLL, 'showEvidence', 'confirmStatement', 'discardCandidate', 'back'] as const;
+// In an open candidate m and p do what they do on its row (the line under its heading names them).
+const REVIEW_OPEN = [
+  ...SCROLL,
+  'showEvidence',
+  'confirmStatement',
+  'discardCandidate',
+  'markItem',
+  'promoteChosen',
+  'back',
+] as const;
 const ANSWERS = ['confirm', 'decline'] as const;
 
 function useReviewKeys(input: MemoryInput, active: boolean): string | null {
@@ -118,6 +127,8 @@ function useReviewKeys(input: MemoryInput, active: boolean): string | null {
       else if (command === 'showEvidence') dispatch({ type: 'toggleEvidence', starts: input.statementStarts, room });
       else if (command === 'confirmStatement') dispatch({ type: 'confirmStatement' });
       else if (command === 'discardCandidate') dispatch({ type: 'askDiscard' });
+      else if (command === 'markItem') dispatch({ type: 'toggleMark' });
+      else if (command === 'promoteChosen') input.promoteChosen();
       else if (command === 'selectUp' || command === 'selectDown')
         dispatch({
           type: 'chooseStatement',
