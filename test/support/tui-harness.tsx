@@ -111,6 +111,15 @@ export function assertFits80x24(frame: string): void {
   for (const line of lines) assert.ok(textColumns(line) <= 80, `wider than 80: ${line}`);
 }
 
+/** The terminal resized to `columns` × `rows` (the screen follows a resize). */
+export async function resizeTo(view: View, columns: number, rows: number): Promise<void> {
+  await act(async () => {
+    Object.defineProperty(view.stdout, 'columns', { value: columns, configurable: true });
+    Object.defineProperty(view.stdout, 'rows', { value: rows, configurable: true });
+    (view.stdout as unknown as NodeJS.EventEmitter).emit('resize');
+  });
+}
+
 /** ink-testing-library's terminal is 100 columns: narrowed to 80 (the screen follows a resize). */
 export async function narrowTo80(view: View): Promise<void> {
   await act(async () => {

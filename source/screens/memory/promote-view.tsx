@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
-import { Chooser } from '../widgets/chooser.js';
+import { Chooser, chooserRows } from '../widgets/chooser.js';
 import { chooseLines, planLines, progressText, resultLines, scopeOptions } from './promote-lines.js';
 import { type PromoteState, scopesFor } from './promote-state.js';
 import { type ScreenLine, idLabel } from './wrap-lines.js';
@@ -69,7 +69,8 @@ export function PromoteView({
   // The scope is chosen while the candidates wait for their plan: ↑↓ (or s) and Enter.
   const choosing = state.phase === 'choose' && state.chosen.length > 0;
   const options = useMemo(() => scopeOptions(state.chosen), [state.chosen]);
-  const textRoom = room - 1 - (label ? 1 : 0) - (choosing ? options.length : 0);
+  // An option wider than the screen (a long repository name) wraps: its end says where the files go.
+  const textRoom = room - 1 - (label ? 1 : 0) - (choosing ? chooserRows(options, columns, true) : 0);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
@@ -77,7 +78,7 @@ export function PromoteView({
       </Text>
       {label ? <Spinner label={label} /> : null}
       {choosing ? (
-        <Chooser options={options} highlighted={scopesFor(state.chosen).indexOf(state.scope)} columns={columns} />
+        <Chooser options={options} highlighted={scopesFor(state.chosen).indexOf(state.scope)} columns={columns} wrap />
       ) : null}
       <LinePane lines={lines} top={state.top} room={textRoom} />
     </Box>

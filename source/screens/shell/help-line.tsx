@@ -1,7 +1,9 @@
 // Bottom line: the current screen's keys, then quit. The screen tabs in the header already name
 // their keys (1, 2), which keeps this line within 80 columns.
 import { Text } from 'ink';
+import { textColumns } from '../../text-columns.js';
 import { keyLabel } from '../keyboard/key-bindings.js';
+import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../widgets/theme.js';
 import { readerHelp } from '../widgets/reader.js';
 import { useShellState } from './shell-context.js';
@@ -19,9 +21,29 @@ export function quitQuestionText(running: readonly string[]): string {
   return `Quit? ${keyLabel('confirm')} quit · ${keyLabel('decline')} stay — stops this TUI's host and ${agents}`;
 }
 
+const itemText = (item: HelpItem): string => (item.keys ? `${item.keys} ${item.label}` : item.label);
+
+/**
+ * The key line within `columns`: the screen's keys that fit, then how to quit. Where they do not
+ * all fit (60 columns) the last ones give way to `…`, never the quit key at the end.
+ */
+export function keyLine(items: readonly HelpItem[], shared: readonly HelpItem[], columns: number): string {
+  const all = [...items, ...shared].map(itemText).join(' · ');
+  if (textColumns(all) <= columns) return all;
+  const end = ['', '…', ...shared.map(itemText)].join(' · ');
+  const kept: string[] = [];
+  for (const item of items) {
+    const next = [...kept, itemText(item)].join(' · ');
+    if (textColumns(next) + textColumns(end) > columns) break;
+    kept.push(itemText(item));
+  }
+  return kept.length > 0 ? `${kept.join(' · ')}${end}` : end.slice(' · '.length);
+}
+
 export function HelpLine() {
   const { help, reading, quitQuestion } = useShellState();
   const theme = useTheme();
+  const { columns } = useTerminalSize();
   if (quitQuestion)
     return (
       <Text color={theme.error} wrap="truncate-end">
@@ -34,10 +56,9 @@ export function HelpLine() {
         {[...readerHelp(reading), 'q quit'].join(' · ')}
       </Text>
     );
-  const items = [...help.items, ...(help.shared ? SHARED : WHILE_TYPING)];
   return (
     <Text color={theme.muted} wrap="truncate-end">
-      {items.map((item) => (item.keys ? `${item.keys} ${item.label}` : item.label)).join(' · ')}
+      {keyLine(help.items, help.shared ? SHARED : WHILE_TYPING, columns)}
     </Text>
   );
 }

@@ -13,12 +13,13 @@ import { ErrorLine } from '../widgets/error-line.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { RecoveryRows } from './recovery-rows.js';
-import { QueueLines, SessionRows } from './status-parts.js';
+import { QueueLines, queueLineCount, SessionRows } from './status-parts.js';
+import { wrapLines } from '../memory/wrap-lines.js';
 import { useStatusEffects } from './use-status-effects.js';
 import { useStatusInput } from './use-status-input.js';
 import { pageItems, useStatusState, type StatusState } from './use-status-state.js';
 
-/** Title, two queue lines, sessions title, recovery title, progress line, error line. */
+/** Title, two queue lines, sessions title, recovery title, progress line, error line (each line more they wrap to takes a row of the lists'). */
 const SCREEN_CHROME = 7;
 const SHELL_LINES = HEADER_LINES + 2;
 /** Sessions shown while recovery items need the room; with none open, sessions get it all. */
@@ -64,7 +65,13 @@ function RecoveryTitle({ state }: { state: StatusState }) {
   );
 }
 
-function ProgressLine({ state }: { state: StatusState }) {
+/** The last result (a drain's or flush's counts) as screen lines: wrapped, never cut, so what is left is said whole. */
+const resultLines = (state: StatusState, columns: number): string[] =>
+  !state.confirming && !state.job && state.result
+    ? wrapLines(state.result, columns, 'ok').map((line) => line.text)
+    : [];
+
+function ProgressLine({ state, result }: { state: StatusState; result: string[] }) {
   const theme = useTheme();
   if (state.confirming) {
     const item = pageItems(state).find((candidate) => candidate.id === state.confirming);
@@ -89,12 +96,7 @@ function ProgressLine({ state }: { state: StatusState }) {
       <Spinner label={host ? `${what} inbox ${host.inbox} · watch ${host.watch} · isolated ${host.isolated}` : what} />
     );
   }
-  if (state.result)
-    return (
-      <Text color={theme.ok} wrap="truncate-end">
-        {state.result}
-      </Text>
-    );
+  if (result.length > 0) return <Text color={theme.ok}>{result.join('\n')}</Text>;
   return <Text> </Text>;
 }
 
@@ -107,7 +109,10 @@ export function ProcessingStatus() {
   const heldNote = useStatusInput(state, dispatch);
   useHelp(helpFor(state));
   const { status } = state;
-  const room = Math.max(2, rows - SHELL_LINES - SCREEN_CHROME);
+  // Lines wrapped (the counts grown long, a flush's result) take their rows from the lists'.
+  const result = resultLines(state, columns);
+  const wrapped = queueLineCount(status, columns) - 2 + Math.max(0, result.length - 1);
+  const room = Math.max(2, rows - SHELL_LINES - SCREEN_CHROME - wrapped);
   const sessionRows =
     status && status.recovery.total === 0
       ? room - 1
@@ -122,7 +127,7 @@ export function ProcessingStatus() {
         </Text>
         {status ? ` · mode ${status.mode}` : ''}
       </Text>
-      <QueueLines status={status} />
+      <QueueLines status={status} columns={columns} />
       <SessionRows status={status} height={sessionRows} columns={columns} />
       <RecoveryTitle state={state} />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
@@ -130,7 +135,7 @@ export function ProcessingStatus() {
         <RecoveryRows items={items} selected={state.selected} height={itemRows} columns={columns} />
         {heldNote ? <Text wrap="truncate-end">{heldNote}</Text> : null}
       </Box>
-      <ProgressLine state={state} />
+      <ProgressLine state={state} result={result} />
       <ErrorLine error={state.error?.error ?? null} prefix={state.error?.action} />
     </Box>
   );

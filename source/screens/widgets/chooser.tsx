@@ -6,6 +6,7 @@
 import { Text } from 'ink';
 import SelectInput, { type IndicatorProps, type ItemProps } from 'ink-select-input';
 import { createContext, useContext, useMemo } from 'react';
+import { wrapText } from '../../text-wrap.js';
 import { truncate } from '../format.js';
 import { type Theme, useTheme } from './theme.js';
 
@@ -49,23 +50,39 @@ function ChooserItem(props: ItemProps) {
   );
 }
 
+/**
+ * An option's lines after its mark: one, cut to the line; or, wrapped, as many as its words need
+ * (a word wider than the line, a path, is cut only then).
+ */
+function optionLines(option: ChooserOption, columns: number, wrap: boolean): string[] {
+  const width = Math.max(1, columns - 2);
+  return (wrap ? wrapText(option.label, width) : [option.label]).map((line) => truncate(line, width));
+}
+
+/** The rows a chooser takes on screen: one an option, or with `wrap` each option's wrapped lines. */
+export const chooserRows = (options: readonly ChooserOption[], columns: number, wrap = false): number =>
+  wrap ? options.reduce((rows, option) => rows + optionLines(option, columns, true).length, 0) : options.length;
+
 export function Chooser({
   options,
   highlighted,
   columns,
+  wrap = false,
 }: {
   options: readonly ChooserOption[];
   highlighted: number;
   columns: number;
+  /** An option longer than the line continues on the next ones (chooserRows counts them), instead of being cut. */
+  wrap?: boolean;
 }) {
   const items = useMemo(
     () =>
       options.map((option, index) => ({
         key: String(index),
-        label: truncate(option.label, columns - 2),
+        label: optionLines(option, columns, wrap).join('\n'),
         value: index,
       })),
-    [options, columns],
+    [options, columns, wrap],
   );
   const index = Math.min(Math.max(0, highlighted), Math.max(0, options.length - 1));
   return (

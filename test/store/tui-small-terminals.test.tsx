@@ -1,0 +1,149 @@
+// The TUI at the sizes it supports: at 80×24 a line too long for the screen wraps (the scope
+// chooser's option on Prepare & promote, the Status screen's counts and flush result) and the
+// frame still fits; at 60×20 the key line keeps q quit when the screen's keys do not fit.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { Application } from '../../source/api/application.js';
+import { Host } from '../../source/host/host.js';
+import { textColumns } from '../../source/text-columns.js';
+import * as c from '../support/capture.js';
+import { tempHome } from '../support/cli.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
+import { KEY, mount, press, resizeTo, unmount, type View, waitForText, withOverrides } from '../support/tui-harness.js';
+
+after(() => c.closeStores());
+
+function assertFits(frame: string, columns: number, rows: number) {
+  const lines = frame.split('\n');
+  assert.ok(lines.length <= rows, `${lines.length} rows:\n${frame}`);
+  for (const line of lines) assert.ok(textColumns(line) <= columns, `over ${columns} columns: ${line}`);
+  assert.doesNotMatch(frame, /…/, `a line is cut:\n${frame}`);
+}
+
+/** The TUI over a real host in a new data home (its Application as `app` makes it), at `columns` × `rows`. */
+async function onHost(
+  name: string,
+  size: [columns: number, rows: number],
+  app: (real: Application) => Application,
+  body: (view: View) => Promise<void>,
+): Promise<void> {
+  const home = tempHome(name);
+  const host = await Host.start({ home, serve: false });
+  const { dirs } = absentDirs(name);
+  const view = await mount(app(host.application), home, { service: async () => null, integrations: dirs });
+  try {
+    await resizeTo(view, ...size);
+    await body(view);
+  } finally {
+    await unmount(view);
+    await host.stop();
+  }
+}
+
+/** The frame's words in order, whatever line each is on. */
+const words = (frame: string) => frame.replace(/\s+/g, ' ');
+
+describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
+  test("Prepare & promote: the scope chooser's option wraps rather than losing its end", async () => {
+    const { home, dirs } = absentDirs('cm-small-prepare');
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        memoryReview: async () =>
+          reviewQueue([
+            reviewCandidate({ candidateId: 'cand-00000002', repository: 'a-rather-long-repository-name' }),
+            reviewCandidate({ candidateId: 'cand-00000001', repository: 'another-repository' }),
+          ]),
+      }),
+      home,
+      { service: async () => null, integrations: dirs },
+    );
+    try {
+      await resizeTo(view, 80, 24);
+      await press(view, '7');
+      await waitForText(view, /· 1 of 2/);
+      await press(view, 'm');
+      await press(view, KEY.down);
+      await press(view, 'm');
+      await waitForText(view, /2 marked/);
+      await press(view, 'p');
+      const frame = await waitForText(view, /2 candidates to promote/);
+      assertFits(frame, 80, 24);
+      assert.match(
+        words(frame),
+        /> project · each candidate's repository's \.common-memory\/memory, committed with git user · your own memory/,
+      );
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('Status after f: the counts and an incomplete flush wrap within 80 columns', async () => {
+    const withCounts = (real: Application) =>
+      withOverrides(real, {
+        captureStatus: async (request) => {
+          const status = await real.captureStatus(request);
+          return {
+            ...status,
+            host: {
+              ...status.host,
+              inbox: 1_234_567,
+              watch: 1_234,
+              isolated: 0,
+              hookErrors: 12,
+              lastHookError: { at: '2026-12-07T10:00:00.000Z', code: 'install_broken' },
+            },
+            queue: { ...status.queue, inboxPending: 1_234_567, inboxProcessed: 7_654_321, candidatesPending: 4_321 },
+          };
+        },
+        flush: async (request) => ({
+          ...(await real.flush(request)),
+          complete: false,
+          remaining: { buffered: 12_345, inbox: 1_234_567, watch: 1_234, isolated: 89 },
+        }),
+      });
+    await onHost('tui-small-status', [80, 24], withCounts, async (view) => {
+      await press(view, '4');
+      await waitForText(view, /Processing status · mode local/);
+      await press(view, 'f');
+      const frame = await waitForText(view, /flush incomplete/, 60_000);
+      assertFits(frame, 80, 24);
+      const text = words(frame);
+      // Wrapped between counts: the line ends at a count, and the next starts with one.
+      assert.match(text, /isolated 0 (· )?hook errors 12 \(last install_broken\)/);
+      assert.match(text, /batches ready 0 (· )?prompts pending 4321/);
+      assert.match(
+        text,
+        /flush incomplete — left: buffered 12345 · inbox 1234567 · watch 1234 · isolated 89 · sealed 0 \(\d+\.\ds\)/,
+      );
+      assert.match(frame.split('\n').at(-1) ?? '', /d drain · f flush · q quit/);
+    });
+  });
+
+  test('at 60×20 the key line ends with q quit on every screen, whatever keys it leaves out', async () => {
+    await onHost(
+      'tui-small-keys',
+      [60, 20],
+      (real) => real,
+      async (view) => {
+        for (const [key, shown] of [
+          ['1', /\[1 Dashboard\]/],
+          ['2', /\[2 History\]/],
+          ['3', /\[3 Agents\]/],
+          ['4', /\[4 Status\]/],
+          ['5', /\[5 Integrations\]/],
+          ['6', /\[6 Sessions\]/],
+          ['7', /\[7 Memory\]/],
+        ] as const) {
+          await press(view, key);
+          const frame = await waitForText(view, shown);
+          const lines = frame.split('\n');
+          assert.ok(lines.length <= 20, `${lines.length} rows:\n${frame}`);
+          const keyLine = lines.at(-1) ?? '';
+          assert.ok(textColumns(keyLine) <= 60, `over 60 columns: ${keyLine}`);
+          assert.match(keyLine, /· q quit$/, `screen ${key}: ${keyLine}`);
+        }
+      },
+    );
+  });
+});
