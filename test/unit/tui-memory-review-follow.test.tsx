@@ -37,6 +37,15 @@ async function mountQueue(rows: MemoryReviewCandidate[]) {
 
 const selectedRow = (view: View) => (view.lastFrame() ?? '').split('\n').find((line) => line.startsWith('›')) ?? '';
 
+/** r, then the selection at `position` on candidate `n`, and d asks about that candidate. */
+async function readAgainOn(view: View, position: RegExp, n: number): Promise<void> {
+  await press(view, 'r');
+  await waitForText(view, position);
+  assert.match(selectedRow(view), new RegExp(`Candidate number ${n}\\.`));
+  await press(view, 'd');
+  await waitForText(view, `Discard candidate ${candidate(n).candidateId}?`);
+}
+
 describe('Review: r keeps the selection on its candidate', () => {
   test('a candidate added from outside: after r the cursor and d are on the same candidate', async () => {
     const six = [6, 5, 4, 3, 2, 1].map(candidate);
@@ -48,11 +57,7 @@ describe('Review: r keeps the selection on its candidate', () => {
       await waitForText(view, /· 4 of 6/);
       assert.match(selectedRow(view), /Candidate number 3\./);
       queue.rows = [candidate(7), ...six];
-      await press(view, 'r');
-      await waitForText(view, /· 5 of 7/);
-      assert.match(selectedRow(view), /Candidate number 3\./);
-      await press(view, 'd');
-      await waitForText(view, /Discard candidate cand-00000003\?/);
+      await readAgainOn(view, /· 5 of 7/, 3);
     } finally {
       await unmount(view);
     }
@@ -193,6 +198,45 @@ describe('Review: a notice about one candidate leaves with the selection or the 
       await press(view, KEY.up);
       await waitForText(view, /· 1 of 2/);
       assert.match(view.lastFrame() ?? '', /The store is busy/);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe('Review: a queue longer than one read', () => {
+  /** The host's paging: newest first, `limit` a page, the next after the last one's id. */
+  function pagedApp(queue: { rows: MemoryReviewCandidate[]; reads: number }) {
+    return fakeApp({
+      status: async () => hostStatus(),
+      memoryReview: async (request: { after?: string; limit?: number }) => {
+        queue.reads += 1;
+        const start = request.after ? queue.rows.findIndex((row) => row.candidateId === request.after) + 1 : 0;
+        const page = queue.rows.slice(start, start + (request.limit ?? 50));
+        const more = start + page.length < queue.rows.length;
+        return { ...review(page), total: queue.rows.length, nextAfter: more ? page.at(-1)!.candidateId : null };
+      },
+    });
+  }
+
+  test('every candidate of 450 is reached with PgDn and ↓, and r keeps the selection on one past the first read', async () => {
+    const queue = { rows: Array.from({ length: 450 }, (_, index) => candidate(450 - index)), reads: 0 };
+    const view = await mount(pagedApp(queue), HOME, { service: async () => null, integrations: DIRS });
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 450/);
+      for (let presses = 0; presses < 100 && !/· 450 of 450/.test(view.lastFrame() ?? ''); presses++) {
+        await press(view, KEY.pageDown);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await waitForText(view, /· 450 of 450/);
+      assert.match(selectedRow(view), /Candidate number 1\./);
+      // Up to the 300th row (candidate 151), then the queue read again with one more on top.
+      await press(view, KEY.up.repeat(150));
+      await waitForText(view, /· 300 of 450/);
+      assert.match(selectedRow(view), /Candidate number 151\./);
+      queue.rows = [candidate(451), ...queue.rows];
+      await readAgainOn(view, /· 301 of 451/, 151);
     } finally {
       await unmount(view);
     }

@@ -34,14 +34,25 @@ export type ReviewJob =
   | { id: number; kind: 'confirm'; candidateId: string; statementId: string }
   | { id: number; kind: 'discard'; candidateId: string };
 
+export interface ReviewLoad {
+  id: number;
+  quiet: boolean;
+  rows: number;
+  keep: string | null;
+}
+
 export interface ReviewState {
   /**
    * Which candidates the queue lists: every scope's (one inbox, whichever directory the TUI was
    * started in: each acts on its own repository), or only the scope of that directory.
    */
   filter: 'all' | 'here';
-  /** A read of the queue's first page in flight (its id), or null. */
-  load: { id: number; quiet: boolean } | null;
+  /**
+   * A read of the queue in flight (its id), or null: its first page, and pages after it until
+   * `rows` are read — as many as before, so a read again (r, after a confirm or discard) keeps what
+   * was reached — and on to the `keep` candidate (the selected one) should rows come in above it.
+   */
+  load: ReviewLoad | null;
   /** A read of the next page in flight: the selection reached the last row read. */
   more: { id: number; after: string } | null;
   lastId: number;
@@ -100,7 +111,7 @@ export type ReviewAction =
 
 export const initialReviewState: ReviewState = {
   filter: 'all',
-  load: { id: 1, quiet: false },
+  load: { id: 1, quiet: false, rows: 0, keep: null },
   more: null,
   lastId: 1,
   data: null,
@@ -118,6 +129,19 @@ export const initialReviewState: ReviewState = {
 };
 
 export const candidatesOf = (state: ReviewState): MemoryReviewCandidate[] => state.data?.candidates ?? [];
+
+/** The queue read again as far as it was read, with the selected candidate to read on to. */
+function readAgain(state: ReviewState, id: number, quiet: boolean): ReviewLoad {
+  const candidates = candidatesOf(state);
+  return { id, quiet, rows: candidates.length, keep: candidates[state.selected]?.candidateId ?? null };
+}
+
+/** A page read after `read`: its candidates after those read (one that moved up a page is listed once), its counts. */
+export function joinPages(read: MemoryReview, page: MemoryReview): MemoryReview {
+  const known = new Set(read.candidates.map((candidate) => candidate.candidateId));
+  const added = page.candidates.filter((candidate) => !known.has(candidate.candidateId));
+  return { ...page, candidates: [...read.candidates, ...added] };
+}
 
 /** Rows before the last one read at which the next page is asked for, so that it is there when ↓ gets there. */
 const READ_AHEAD_ROWS = 20;
@@ -214,7 +238,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
   switch (action.type) {
     case 'reload': {
       const id = state.lastId + 1;
-      return { ...state, lastId: id, load: { id, quiet: action.quiet ?? false } };
+      return { ...state, lastId: id, load: readAgain(state, id, action.quiet ?? false) };
     }
     case 'toggleFilter': {
       // Another queue: what was selected, marked or open belongs to the one left.
@@ -223,7 +247,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         ...withoutCandidateWords(state),
         filter: state.filter === 'all' ? 'here' : 'all',
         lastId: id,
-        load: { id, quiet: false },
+        load: { id, quiet: false, rows: 0, keep: null },
         more: null,
         selected: 0,
         marked: new Set(),
@@ -256,13 +280,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
     }
     case 'moreLoaded': {
       if (state.more?.id !== action.id || !state.data) return state;
-      const known = new Set(state.data.candidates.map((candidate) => candidate.candidateId));
-      const added = action.review.candidates.filter((candidate) => !known.has(candidate.candidateId));
-      const data = {
-        ...action.review,
-        candidates: [...state.data.candidates, ...added],
-      };
-      return readAhead({ ...state, more: null, data });
+      return readAhead({ ...state, more: null, data: joinPages(state.data, action.review) });
     }
     case 'loadFailed':
       if (state.more?.id === action.id) return { ...state, more: null, error: action.error, errorAbout: null };
@@ -414,7 +432,15 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       const open = job.kind === 'discard' && state.open?.candidateId === job.candidateId ? null : state.open;
       const id = state.lastId + 1;
       // Read the queue again, quietly: a discarded candidate leaves it, a confirmed statement says so.
-      return { ...state, job: null, confirmed, open, notice: action.notice, lastId: id, load: { id, quiet: true } };
+      return {
+        ...state,
+        job: null,
+        confirmed,
+        open,
+        notice: action.notice,
+        lastId: id,
+        load: readAgain(state, id, true),
+      };
     }
     case 'jobFailed':
       return state.job?.id === action.id

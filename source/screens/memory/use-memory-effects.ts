@@ -9,16 +9,35 @@ import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import { idLabel } from './wrap-lines.js';
 import type { EntriesAction, EntriesState } from './entries-state.js';
 import { busy, type PromoteAction, type PromoteState } from './promote-state.js';
-import { evidenceToRead, type ReviewAction, type ReviewState } from './review-state.js';
+import { evidenceToRead, joinPages, type ReviewAction, type ReviewState } from './review-state.js';
 
 export function useReviewEffects(app: Application, cwd: string, state: ReviewState, dispatch: Dispatch<ReviewAction>) {
   // Every scope's by default (confirm, discard and prepare act on each candidate's own), or the
   // caller's only. The largest pages, read ahead of ↓.
   const page = { cwd, scope: state.filter, limit: REVIEW_PAGE_MAX };
-  useRequest(state.load, () => app.memoryReview(page), {
-    answered: (review, { id }) => dispatch({ type: 'loaded', id, review }),
-    failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),
-  });
+  useRequest(
+    state.load,
+    async ({ rows, keep }) => {
+      // Read again as far as before (and on to the selected candidate, rows having come in above
+      // it, at most a page further), so that r never leaves the selection on a row no longer read.
+      let review = await app.memoryReview(page);
+      const reached = () =>
+        review.candidates.length >= rows &&
+        (keep === null ||
+          review.candidates.length >= rows + REVIEW_PAGE_MAX ||
+          review.candidates.some((candidate) => candidate.candidateId === keep));
+      while (review.nextAfter && !reached()) {
+        const next = await app.memoryReview({ ...page, after: review.nextAfter });
+        if (next.candidates.length === 0) break;
+        review = joinPages(review, next);
+      }
+      return review;
+    },
+    {
+      answered: (review, { id }) => dispatch({ type: 'loaded', id, review }),
+      failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),
+    },
+  );
   useRequest(state.more, ({ after }) => app.memoryReview({ ...page, after }), {
     answered: (review, { id }) => dispatch({ type: 'moreLoaded', id, review }),
     failed: (error, { id }) => dispatch({ type: 'loadFailed', id, error }),
