@@ -2,7 +2,7 @@
 // the Application through context; screens never reach the store themselves.
 import { Box, useApp } from 'ink';
 import type { AgentView } from '../api/agents.js';
-import { useMemo, useReducer } from 'react';
+import { useMemo, useReducer, useState } from 'react';
 import { Agents } from './agents/agents.js';
 import { Dashboard } from './dashboard/dashboard.js';
 import { History } from './history/history.js';
@@ -54,6 +54,7 @@ function Shell({
   onQuit: ((how: QuitReason) => void) | undefined;
 }) {
   const [state, dispatch] = useReducer(shellReducer, initialShellState);
+  const [kept] = useState(() => new Map<string, unknown>());
   const { exit } = useApp();
   const actions = useMemo<ShellActions>(
     () => ({
@@ -74,7 +75,7 @@ function Shell({
     [exit, onQuit],
   );
   return (
-    <ShellProviders environment={environment} state={state} actions={actions}>
+    <ShellProviders environment={environment} state={state} actions={actions} kept={kept}>
       <ShellLayout />
     </ShellProviders>
   );

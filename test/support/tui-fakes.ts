@@ -70,3 +70,20 @@ export function reviewQueue(candidates: MemoryReviewCandidate[] = []): MemoryRev
     patches: [],
   };
 }
+
+/** Candidate `n` of a numbered queue: `cand-0000000n`, "Candidate number n.". */
+export const numberedCandidate = (n: number): MemoryReviewCandidate =>
+  reviewCandidate({ candidateId: `cand-${String(n).padStart(8, '0')}`, content: `Candidate number ${n}.` });
+
+/** A fake Application whose Review queue the test changes between reads (`queue.rows`, newest first); reads counted. */
+export function changingQueue(rows: MemoryReviewCandidate[]) {
+  const queue = { rows, reads: 0 };
+  const app = fakeApp({
+    status: async () => hostStatus(),
+    memoryReview: async () => {
+      queue.reads += 1;
+      return reviewQueue(queue.rows);
+    },
+  });
+  return { app, queue };
+}

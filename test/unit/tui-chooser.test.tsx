@@ -274,7 +274,10 @@ describe('the runner chooser (Memory · Extraction)', () => {
       assert.match(frame, /\[Extraction\]/);
       await press(view, KEY.tab);
       frame = await waitForText(view, /\[1 Dashboard\]/);
-      await openExtraction(view);
+      // Memory keeps its view while another screen is shown: 7 is back on Extraction.
+      await press(view, '7');
+      await waitForText(view, /\[Extraction\]/);
+      await waitForText(view, /ext: example-provider example-model/);
       await press(view, 'r');
       await waitForText(view, 'The runner for the next run (x):');
       await press(view, 'q');
@@ -319,9 +322,10 @@ describe('the scope chooser (Memory · Prepare & promote)', () => {
       await press(view, KEY.tab);
       await waitForText(view, /\[1 Dashboard\]/);
       assert.equal(prepared.length, 0, 'moving the highlight prepares nothing');
+      // Memory kept its place while Dashboard was shown: the chooser, on the scope left highlighted.
       await press(view, '7');
-      await waitForText(view, /Always use named exports/);
-      await press(view, 'p');
+      await waitForText(view, /^> user · /m);
+      await press(view, 's');
       await waitForText(view, /^> project · /m);
       await press(view, `${KEY.down}${KEY.enter}`);
       await waitForFrame(view, 'the prepare request', () => prepared.length === 1);

@@ -7,31 +7,27 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { CmError } from '../../source/errors.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
+import {
+  absentDirs,
+  changingQueue,
+  fakeApp,
+  hostStatus,
+  numberedCandidate,
+  reviewCandidate,
+  reviewQueue,
+} from '../support/tui-fakes.js';
 import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-review-follow');
 
-function candidate(n: number): MemoryReviewCandidate {
-  return reviewCandidate({ candidateId: `cand-${String(n).padStart(8, '0')}`, content: `Candidate number ${n}.` });
-}
+const candidate = numberedCandidate;
 
 const review = reviewQueue;
 
 /** The Memory screen on a queue the test changes between reads (`queue.rows`, newest first). */
 async function mountQueue(rows: MemoryReviewCandidate[]) {
-  const queue = { rows, reads: 0 };
-  const view = await mount(
-    fakeApp({
-      status: async () => hostStatus(),
-      memoryReview: async () => {
-        queue.reads += 1;
-        return review(queue.rows);
-      },
-    }),
-    HOME,
-    { service: async () => null, integrations: DIRS },
-  );
+  const { app, queue } = changingQueue(rows);
+  const view = await mount(app, HOME, { service: async () => null, integrations: DIRS });
   return { view, queue };
 }
 

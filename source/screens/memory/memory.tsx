@@ -8,7 +8,7 @@
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { HEADER_LINES } from '../shell/header.js';
-import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useKept } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from '../widgets/theme.js';
 import { entriesReducer, initialEntriesState, listedRows } from './entries-state.js';
@@ -27,12 +27,13 @@ import { ExtractionView, useExtractionLines } from './extraction-view.js';
 import { LinePane } from './line-pane.js';
 import { helpFor, messageLines } from './memory-messages.js';
 import { wrapLines } from './wrap-lines.js';
-import { initialPromoteState, promoteReducer } from './promote-state.js';
+import { type PromoteState, promoteReducer, resumedPromote } from './promote-state.js';
 import { PromoteView, usePromoteLines } from './promote-view.js';
 import {
   candidatesOf,
-  initialReviewState,
   openPatch,
+  type ReviewState,
+  resumedReview,
   reviewReducer,
   takenOperations,
   targetCandidate,
@@ -71,12 +72,23 @@ function ViewLine({ view }: { view: MemoryView }) {
   );
 }
 
+/** What Memory keeps while another screen is shown. */
+interface KeptMemory {
+  view: MemoryView;
+  review: ReviewState;
+  promote: PromoteState;
+}
+
 export function Memory() {
   const { app, cwd = process.cwd() } = useEnvironment();
   const { rows, columns } = useTerminalSize();
-  const [view, setView] = useState<MemoryView>('review');
-  const [review, dispatchReview] = useReducer(reviewReducer, initialReviewState);
-  const [promote, dispatchPromote] = useReducer(promoteReducer, initialPromoteState);
+  // Left for another screen, Memory unmounts: what it kept comes back (the view, Review's place and
+  // marks, the candidates chosen for a plan).
+  const [kept, keep] = useKept<KeptMemory>('memory');
+  const [view, setView] = useState<MemoryView>(kept?.view ?? 'review');
+  const [review, dispatchReview] = useReducer(reviewReducer, kept?.review, resumedReview);
+  const [promote, dispatchPromote] = useReducer(promoteReducer, kept?.promote, resumedPromote);
+  useEffect(() => keep({ view, review, promote }));
   const [entries, dispatchEntries] = useReducer(entriesReducer, initialEntriesState);
   const [extractionTop, setExtractionTop] = useState(0);
   const [run, dispatchRun] = useReducer(extractionReducer, initialExtractionState);

@@ -207,6 +207,13 @@ export function promoteReducer(state: PromoteState, action: PromoteAction): Prom
 }
 
 /**
+ * The state kept when the screen was left, shown again: a request then in flight lost its answer
+ * with the screen, so the chooser is shown again with the same choice (Enter prepares a fresh plan).
+ */
+export const resumedPromote = (kept: PromoteState | undefined): PromoteState =>
+  kept === undefined ? initialPromoteState : busy(kept.phase) ? chooseAgain(kept) : kept;
+
+/**
  * Back to the scope chooser. A plan written is done with its candidates: they left the queue, and
  * Enter must not offer them again. Those of a plan that was dropped or voided stay chosen for a fresh
  * plan — and so do a patch's operations and an entry being retired, which Review and Entries no

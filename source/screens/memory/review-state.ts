@@ -128,6 +128,18 @@ export const initialReviewState: ReviewState = {
   notice: null,
 };
 
+/**
+ * The state kept when the screen was left, shown again: the same filter, selection, marks and open
+ * candidate over the queue read again (as r reads it). What was in flight (a confirm, a discard, a
+ * question, a page) lost its answer with the screen: the read again shows where it stands.
+ */
+export function resumedReview(kept: ReviewState | undefined): ReviewState {
+  if (kept === undefined) return initialReviewState;
+  const settled = { ...kept, job: null, more: null, asking: null, notice: null, error: null, errorAbout: null };
+  const id = kept.lastId + 1;
+  return { ...settled, lastId: id, load: readAgain(settled, id, false) };
+}
+
 export const candidatesOf = (state: ReviewState): MemoryReviewCandidate[] => state.data?.candidates ?? [];
 
 /** The queue read again as far as it was read, with the selected candidate to read on to. */

@@ -1,6 +1,6 @@
 // State context apart from actions context: views that only act (key handlers) do not re-render
 // when state changes, and the actions object never changes identity.
-import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { Application } from '../../api/application.js';
 import type { HostStatus } from '../../api/history.js';
 import type { EditorEnv, EditorSpawn } from '../../ground/text-editor.js';
@@ -54,17 +54,22 @@ export interface ShellActions {
 const EnvironmentContext = createContext<ShellEnvironment | null>(null);
 const StateContext = createContext<ShellState | null>(null);
 const ActionsContext = createContext<ShellActions | null>(null);
+/** What screens keep while another is shown (a screen unmounts when left), by screen. */
+const KeptContext = createContext<Map<string, unknown> | null>(null);
 
 export function ShellProviders(props: {
   environment: ShellEnvironment;
   state: ShellState;
   actions: ShellActions;
+  kept: Map<string, unknown>;
   children: ReactNode;
 }) {
   return (
     <EnvironmentContext.Provider value={props.environment}>
       <ActionsContext.Provider value={props.actions}>
-        <StateContext.Provider value={props.state}>{props.children}</StateContext.Provider>
+        <KeptContext.Provider value={props.kept}>
+          <StateContext.Provider value={props.state}>{props.children}</StateContext.Provider>
+        </KeptContext.Provider>
       </ActionsContext.Provider>
     </EnvironmentContext.Provider>
   );
@@ -78,6 +83,17 @@ function required<T>(value: T | null, name: string): T {
 export const useEnvironment = (): ShellEnvironment => required(useContext(EnvironmentContext), 'The environment');
 export const useShellState = (): ShellState => required(useContext(StateContext), 'Shell state');
 export const useShellActions = (): ShellActions => required(useContext(ActionsContext), 'Shell actions');
+
+/**
+ * A screen's state kept while another screen is shown (a screen unmounts when left): what it kept
+ * when it was last left (undefined the first time), and the function that keeps its state now.
+ */
+export function useKept<T>(screen: string): [initial: T | undefined, keep: (state: T) => void] {
+  const kept = required(useContext(KeptContext), 'Kept state');
+  const [initial] = useState(() => kept.get(screen) as T | undefined);
+  const keep = useCallback((state: T) => void kept.set(screen, state), [kept, screen]);
+  return [initial, keep];
+}
 
 /** Publishes the current screen's keys to the help line; re-published only when the text changes. */
 export function useHelp(items: HelpItem[], shared = true): void {
