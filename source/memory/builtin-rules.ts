@@ -8,7 +8,7 @@
 // corrections, stative conventions, and the one-off markers that count against), weighed by
 // builtin-weights.ts. Each draft records the signals that fired, and the review shows them.
 
-import { CORRECTION_LEAD, sentenceSignals } from './builtin-signals.js';
+import { CORRECTION_LEAD, sentenceSignals, topicRest } from './builtin-signals.js';
 import { SIGNAL_WEIGHTS } from './builtin-weights.js';
 
 export type DraftType = 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
@@ -306,11 +306,16 @@ function sentencesOf(line: string): string[] {
   const sentences: string[] = [];
   for (const part of parts) {
     const last = sentences.length - 1;
-    if (last >= 0 && ABBREVIATION_END.test(sentences[last]!)) sentences[last] = `${sentences[last]} ${part}`;
+    if (last >= 0 && (ABBREVIATION_END.test(sentences[last]!) || TOPIC_ALONE.test(sentences[last]!)))
+      sentences[last] = `${sentences[last]} ${part}`;
     else sentences.push(part);
   }
   return sentences;
 }
+
+/** "The ErrorCode enum? Its values …", "the migrations folder. nothing in it …": a thing named, then what holds for it. */
+const TOPIC_ALONE =
+  /^(?:the|our) (?!(?:\S+ ){0,4}(?:is|are|was|were|has|have|had|does|did|can|will|should|must)\b)[\w./@`'()+-]+(?: [\w./@`'()+-]+){0,4}[.?:]$/i;
 
 const FILLER =
   /^(?:ok(?:ay)?|so|and|also|but|btw|by the way|just so you know|for your information|fwiw|oh|well|alright|all right|right|great|thanks|thank you|cool|nice|yes|yeah|yep|sure|perfect|one more thing|another thing|important|heads up|hey|hi|just|please|pls|plz|kindly|one thing)\b\s*[,:;!.-]*\s*/i;
@@ -327,11 +332,15 @@ function withoutFillers(sentence: string): string {
 const QUESTION_START =
   /^(?:what|why|how|when|where|who|whom|whose|which|is|are|am|was|were|does|did|do\s+(?:you|we|i|they)|can(?!['’]t|not)|could|would|will|shall|should\s+(?:i|we|you)|have\s+(?:you|we|i)|has|had|may|might|isn't|aren't|doesn't|didn't|won't|wouldn't|any idea|i wonder|wondering)\b/i;
 
+/** "do it", "revert them", "merge that": the thing in front of the user ("that" as a pronoun, not "that key"). */
+const ONE_OFF_PRONOUN =
+  /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo)\s+(?:it|them|that(?=\s*$|\s*[,.;:!]|\s+(?:to|in|on|for|from|with|again|now|back|instead|as|into|before|after|and|so|too|here|there)\b))\b/i;
+
 // One-off markers: a statement about the work in front of the user right now, not a rule for later.
 const ONE_OFF = [
   /\b(?:this|these)\b(?!\s+(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace)\b)/i,
   /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again|yet)\b/i,
-  /\b(?:do|change|touch|fix|use|try|run|delete|remove|undo|revert|commit|push|merge|rename|move|keep|leave|redo)\s+(?:it|them|that(?=\s*$|\s*[,.;:!]|\s+(?:to|in|on|for|from|with|again|now|back|instead|as|into|before|after|and|so|too|here|there)\b))\b/i, // "that" as a pronoun, not "that key"
+  ONE_OFF_PRONOUN,
   /\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr)\b/i,
   /\bnever mind\b/i,
   /\b(?:line|row|column) \d+\b/i,
@@ -396,13 +405,21 @@ export const MARKER_AGAINST = 'marker+against';
 export function signalsOf(view: SentenceView): { signals: string[]; rule: Rule | null } {
   const signals = sentenceSignals(view.normalized, view.plain);
   let rule: Rule | null = null;
+  // "The global logger: don't construct another one": the marker may open the clause after a named thing.
+  const rest = topicRest(view.plain);
   for (const candidate of RULES)
-    if (candidate.pattern.test(view.cleaned) || candidate.pattern.test(view.plain)) {
+    if (
+      candidate.pattern.test(view.cleaned) ||
+      candidate.pattern.test(view.plain) ||
+      (rest !== null && candidate.pattern.test(rest))
+    ) {
       rule = candidate;
       signals.push(`marker:${candidate.name}`);
       break;
     }
-  if (ONE_OFF.some((pattern) => pattern.test(view.cleaned))) signals.push('one-off');
+  // A thing named first and pointed back at ("the seed script, keep it idempotent"): "it" is that thing.
+  const oneOff = signals.includes('topic-lead') ? ONE_OFF.filter((pattern) => pattern !== ONE_OFF_PRONOUN) : ONE_OFF;
+  if (oneOff.some((pattern) => pattern.test(view.cleaned))) signals.push('one-off');
   // A marker inside a story, a report or the work at hand: its own signal, so the weights learn
   // how much of the marker's pull such a context takes back, pooled over every kind of context.
   if (rule !== null && signals.some((name) => name === 'one-off' || NARRATIVE.has(name))) signals.push(MARKER_AGAINST);

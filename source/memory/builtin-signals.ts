@@ -21,7 +21,8 @@ const TASK_VERBS = new Set(
     'implement create fix refactor migrate port convert find summarize summarise explain look figure profile ' +
     'audit translate upgrade tear draft increase rename move remove delete scale cherry-pick show tell try retry ' +
     'revert undo investigate debug help change install rewrite open go get print paste send rollback ' +
-    'restart reinstall skip disable enable comment-out'
+    'restart reinstall skip disable enable comment-out replace switch extract introduce rework dedupe turn bring ' +
+    'drop backfill consolidate swap'
   ).split(' '),
 );
 const OTHER_VERBS = new Set(
@@ -35,6 +36,15 @@ const OTHER_VERBS = new Set(
 const SCOPE_NOUNS = String.raw`(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace|service|package|app|crate|module|house|shop)`;
 
 const has = (pattern: RegExp) => (text: string) => pattern.test(text);
+
+const IDENTITY_SCOPE = new RegExp(String.raw`\bthis (?:is an? |${SCOPE_NOUNS} is )`);
+
+/**
+ * Who owns, maintains, reviews, approves, decides, is on call: "Priya signs off on upgrades", "the
+ * feature store is run by the ML team", "tag requests come to me", "design calls here are mine".
+ */
+const OWNERSHIP =
+  /(?<!\b(?:our|their|your|its|my|his|her|on|of|who) )\bowns?\b|\b(?:maintains|signs? off on|approves|decides|triages|coordinates|(?:has|have) the final (?:word|say))\b|\b(?:is|are) (?:\w+ )?(?:owned|maintained|run|managed|released|reviewed|approved|decided|handled|triaged) by\b|(?<!\bwho )\b(?:is|are) (?:the )?(?:primary |secondary |backup )?on[- ]call\b|\bbelongs? to\b|\b(?:go|goes|come|comes) to (?:me|us|him|her|them|[a-z]+ or [a-z]+)\b|\b(?:is|are) (?:all )?(?:mine|ours|theirs)\b|\b(?:tech lead|owner|maintainer|point person|go-to person|dba) (?:for|of|on)\b|\b(?:nobody|no one) else (?:has|can|may|gets|is allowed)\b/;
 
 /** Signals on the sentence as typed (fillers kept): how it opens. */
 const LEAD_SIGNALS: Array<[string, (raw: string) => boolean]> = [
@@ -113,11 +123,10 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   ],
   [
     'identity',
-    has(
-      new RegExp(
-        String.raw`\bwe(?:'re| are) (?:an? |all-?|on )|\b(?:shop|house)\b|\bthis (?:is an? |${SCOPE_NOUNS} is )|\bthrough and through\b|\bend to end\b`,
-      ),
-    ),
+    (s) =>
+      /\bwe(?:'re| are) (?:an? |all-?|on )|\b(?:shop|house)\b|\bthrough and through\b|\bend to end\b/.test(s) ||
+      IDENTITY_SCOPE.test(s) ||
+      OWNERSHIP.test(s),
   ],
   ['quantifier', has(/\b(?:every|each|all|any|anything|everything|nothing|no one|nobody)\b/)],
   ['generic-new', has(/(?:^|[^e] )new \w+s\b|\bfor new\b|\bnew code\b/)],
@@ -148,7 +157,8 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
     ),
   ],
   ['contrast-instead', has(/\binstead of\b|\brather than\b|\binstead\b/)],
-  ['contrast-over', has(/\b\S+ over \S+/)],
+  // "X over Y" is a preference; "switch the mailer over to …" is a move.
+  ['contrast-over', has(/\b\S+ over (?!to\b)\S+/)],
   // Conditionals: a condition clause, then a main clause.
   [
     'conditional',
@@ -168,7 +178,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'passive-convention',
     has(
-      /\b(?:is|are) (?:\w+ly )?(?:written|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
+      /\b(?:is|are|gets?) (?:\w+ly )?(?:written|rewritten|persisted|produced|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
     ),
   ],
   ['path', has(/(?:^|[\s`(])[\w.@~-]*\/[\w./*<>-]*/)],
@@ -343,6 +353,32 @@ const DEFINITE_TARGET = /\b(?:to|for|from|into|onto) the (?:[\w-]+ ){0,2}[\w-]*[
 /** "Marta always reviews …": a capitalised name, then a habit; a person's routine, not a rule. */
 const PERSON_NAME_LEAD = /^[A-Z][a-z]+ (?:always|never|usually|often|still|keeps)\b/;
 
+/**
+ * "The plugin registry: it needs to stay synchronous", "that lockfile, dont hand edit it": a thing
+ * named first, on its own (no verb of its own), then a clause that points back at it. The pronoun
+ * is the named thing, not something in front of the user.
+ */
+const TOPIC_LEAD =
+  /^(?:about |as for )?((?:the|our|that|those) [\w./@`'()+-]+(?: [\w./@`'()+-]+){0,6})\s*(?:[:?,.]|\s[-–—])\s+(.+)$/i;
+const FINITE_VERB =
+  /\b(?:is|are|was|were|be|been|has|have|had|do|does|did|don't|can|could|will|would|should|must|may|might|gets?|got|goes|went|needs?|uses?|runs?|owns?|i|we|you)\b/i;
+const POINTS_BACK = /\b(?:it|its|it's|them|they|they're|their)\b/i;
+
+/** The clause after a thing named first that points back at it ("… treat them as …"), or null. */
+export function topicRest(sentence: string): string | null {
+  const found = TOPIC_LEAD.exec(sentence);
+  if (found === null) return null;
+  const [, head, rest] = found as unknown as [string, string, string];
+  return !FINITE_VERB.test(head) && POINTS_BACK.test(rest) ? rest : null;
+}
+
+/** "… every form in the signup flow", "all the handlers", "… across the dashboard": a sweep over one place's existing things. */
+const SWEEP =
+  /\ball (?:of )?the\b|\b(?:every|each|all|any)\b[^,;]*\b(?:in|across|throughout|under) the (?!(?:whole |entire )?(?:repo|repository|codebase|project|monorepo|org|company|team)s?\b)|\bacross the (?!(?:whole |entire )?(?:repo|repository|codebase|project|monorepo|org|company|team)s?\b)/;
+
+/** An imperative's verb, then its determined object: "wrap every …", "make all the …". */
+const VERB_THEN_OBJECT = /^\S+ (?:every|each|all|any|the|a|an|no|some)\b/;
+
 /** Leading politeness and discourse words that do not change what a sentence asks. */
 function stripLead(s: string): string {
   return s.replace(/^(?:(?:please|pls|plz|kindly|also|and|then|so|just|oh|but|now)\s*,?\s+)+/, '');
@@ -370,14 +406,26 @@ export function sentenceSignals(raw: string, cleaned: string): string[] {
   const names: string[] = [];
   for (const [name, test] of LEAD_SIGNALS) if (test(lowerRaw)) names.push(name);
   for (const [name, test] of SIGNALS) if (test(s)) names.push(name);
+  // "Wrap every call …", "make all the handlers …": a verb before its object, not a subject before its verb.
+  if (names.includes('stative') && imperativeVerb(s) !== null && VERB_THEN_OBJECT.test(stripLead(s)))
+    names.splice(names.indexOf('stative'), 1);
   if (!names.includes('person-subject') && PERSON_NAME_LEAD.test(cleaned)) names.push('person-subject');
   if (shortSentence(s)) names.push('short');
   // Pairs a weighted sum cannot see on its own.
   const fired = new Set(names);
   const any = (...list: string[]) => list.some((name) => fired.has(name));
-  const specific = any('deictic', 'specific-the', 'file-mention', 'pronoun-object', 'now', 'for-this', 'line-mention');
+  // "Wrap every call in the reporting module …", "make all the handlers …": the things of one place, once.
+  // Its object is then the things of that place, not a kind of thing in general.
+  const sweep = fired.has('imperative') && SWEEP.test(s);
+  if (sweep) names.push('imperative+sweep');
+  if (sweep && fired.delete('object-generic')) names.splice(names.indexOf('object-generic'), 1);
+  const specific =
+    sweep || any('deictic', 'specific-the', 'file-mention', 'pronoun-object', 'now', 'for-this', 'line-mention');
+  if (topicRest(s) !== null) names.push('topic-lead');
   // "Add type hints to the reporting module": a request about one thing, whatever its object.
-  const target = fired.has('imperative') && DEFINITE_TARGET.test(s);
+  // "Write tests for the discount calculator, cover …": the first clause says what the request goes to.
+  const target =
+    fired.has('imperative') && (DEFINITE_TARGET.test(s) || DEFINITE_TARGET.test(s.split(/[,;:]\s|\s[-–—]\s/)[0]!));
   if (target) names.push('definite-target');
   if (fired.has('imperative') && fired.has('object-generic') && !specific && !target) names.push('imperative+generic');
   if (fired.has('imperative') && any('habit-clause', 'purpose-clause') && !specific) names.push('imperative+habit');
@@ -410,7 +458,9 @@ export function sentenceSignals(raw: string, cleaned: string): string[] {
   // "X is generated, so never edit it", "…; run them before …": a rule in a later clause.
   const clauses = s.split(/\s*(?:[,;:]|\s[-–—])\s+(?:so |and |then |but )?/).slice(1);
   if (
-    clauses.some((clause) => imperativeVerb(clause) !== null || /^(?:don't|do not|never|always|avoid)\b/.test(clause))
+    clauses.some(
+      (clause) => imperativeVerb(clause) !== null || /^(?:don't|dont|do not|never|always|avoid)\b/.test(clause),
+    )
   )
     names.push('clause-imperative');
   if (fired.has('conditional')) {
@@ -439,4 +489,6 @@ export const SIGNAL_NAMES: readonly string[] = [
   'imperative+scope',
   'clause-imperative',
   'conditional-imperative',
+  'topic-lead',
+  'imperative+sweep',
 ];
