@@ -66,7 +66,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'from-now-on-trailing',
-    pattern: /^(.+?),?\s+(?:from now on|going forward|moving forward|from here on(?: out)?)[.!]*$/i,
+    pattern: /^(.+?),?\s+(?:from now on|going forward|moving forward|from here on(?: out)?)(?:[.!]*$|\s*[,;]\s)/i,
     type: 'work_method',
     priority: 85,
     confidence: 0.85,
@@ -388,12 +388,16 @@ export function viewOf(rawSentence: string): SentenceView {
 /** "When you …, do …": a condition clause, then a main clause; not a question however it opens. */
 const CONDITIONAL_RULE = /^(?:when|whenever|if|once)\b[^,?]{2,160},\s*\S/i;
 
+/** "Thinking out loud: what if the cache lived in the client", "idea: should we …": a question after its lead. */
+const LEAD_THEN_QUESTION = /^[^:]{1,40}:\s+(?:what if|what about|how about|why not|should we|could we|would it)\b/i;
+
 /** Why a sentence cannot be a statement at all (a question, too short, too long), or null. */
 function refusal(view: SentenceView): string | null {
   const sentence = view.cleaned;
   if (sentence.length > STATEMENT_MAX_CHARS) return 'too long';
   if (/\?\s*$/.test(sentence)) return 'question';
   if (QUESTION_START.test(sentence) && !CONDITIONAL_RULE.test(sentence)) return 'question';
+  if (LEAD_THEN_QUESTION.test(sentence)) return 'question';
   if (sentence.split(' ').length < STATEMENT_MIN_WORDS) return 'too short';
   return null;
 }

@@ -44,7 +44,7 @@ const IDENTITY_SCOPE = new RegExp(String.raw`\bthis (?:is an? |${SCOPE_NOUNS} is
  * feature store is run by the ML team", "tag requests come to me", "design calls here are mine".
  */
 const OWNERSHIP =
-  /(?<!\b(?:our|their|your|its|my|his|her|on|of|who) )\bowns?\b|\b(?:maintains|signs? off on|approves|decides|triages|coordinates|(?:has|have) the final (?:word|say))\b|\b(?:is|are) (?:\w+ )?(?:owned|maintained|run|managed|released|reviewed|approved|decided|handled|triaged) by\b|(?<!\bwho )\b(?:is|are) (?:the )?(?:primary |secondary |backup )?on[- ]call\b|\bbelongs? to\b|\b(?:go|goes|come|comes) to (?:me|us|him|her|them|[a-z]+ or [a-z]+)\b|\b(?:is|are) (?:all )?(?:mine|ours|theirs)\b|\b(?:tech lead|owner|maintainer|point person|go-to person|dba) (?:for|of|on)\b|\b(?:nobody|no one) else (?:has|can|may|gets|is allowed)\b/;
+  /(?<!\b(?:our|their|your|its|my|his|her|on|of|who) )\bowns?\b|\b(?:maintains|signs? off on|approves|decides|triages|coordinates|(?:has|have) the final (?:word|say))\b|\b(?:reviews|deploys|releases|merges|handles) (?:every|each|all|any|anything|everything)\b|\bi (?:\w+ly )?(?:review|approve|decide|maintain)\b|\b(?:is|are) (?:\w+ )?(?:owned|maintained|run|managed|released|reviewed|approved|decided|handled|triaged) by\b|(?<!\bwho )\b(?:is|are) (?:the )?(?:primary |secondary |backup )?on[- ]call\b|\bbelongs? to\b|\b(?:go|goes|come|comes) to (?:me|us|him|her|them|[a-z]+ or [a-z]+)\b|\b(?:is|are) (?:all )?(?:mine|ours|theirs)\b|\b(?:tech lead|owner|maintainer|point person|go-to person|dba) (?:for|of|on)\b|\b(?:nobody|no one) else (?:has|can|may|gets|is allowed)\b/;
 
 /** Signals on the sentence as typed (fillers kept): how it opens. */
 const LEAD_SIGNALS: Array<[string, (raw: string) => boolean]> = [
@@ -255,7 +255,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'behaviour-always',
     has(
-      /^(?:the |our |my |their )?[\w./@'-]+(?: [\w./@'-]+){0,4} (?:always|never) (?:\w+ly )?[a-z]+s\b(?<!\b(?:is|has|does|was))/,
+      /^(?:the |our |my |their )?[\w./@'-]+(?: [\w./@'-]+){0,4} (?:always|never) (?:\w+ly )?[a-z]+s\b(?<!\b(?:is|has|does|was))|^(?:the |my |their )[\w./@'-]+(?: [\w./@'-]+){0,4} (?:doesn't|does not) (?:ever|even|actually) [a-z]+\b/,
     ),
   ],
   // "I always forgot …", "we never wrote …": a habit of the past, a story.
@@ -319,7 +319,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'musing',
     has(
-      /\b(?:maybe|might|could|would|wonder|someday|ideal|probably|not sure|someone should|thinking about|perhaps|at some point|whatever|in hindsight|looking back|back when|back then|part of me)\b|\bshould(?:n't| not)? (?:never |always |really )?have (?:been|let|done|made|written|gone|chosen|picked|taken|known|\w+ed)\b/,
+      /\b(?:maybe|might|could|would|wonder|someday|ideal|probably|not sure|someone should|thinking about|thinking out loud|perhaps|at some point|whatever|in hindsight|looking back|back when|back then|part of me)\b|\bshould(?:n't| not)? (?:never |always |really )?have (?:been|let|done|made|written|gone|chosen|picked|taken|known|\w+ed)\b/,
     ),
   ],
   ['others', has(/\b(?:other teams|some people|at my last job|the data team|their call)\b/)],

@@ -172,6 +172,7 @@ describe('who owns, reviews, deploys and decides', () =>
       'Yusuf is on call for the ingestion pipeline on weekends.',
       'Accessibility reviews go to Noor or Tove, and one of them has to approve.',
       'The data platform people own the event schemas, their fields never change without them.',
+      'Marek built the exporter and still reviews anything that touches `lib/export`.',
     ],
     ['Farid reviewed the schema change yesterday.', 'Send the release notes to Noor for this release.'],
   ));
@@ -201,5 +202,14 @@ describe('work to do now that sounds general is no rule', () =>
       'Replace request with undici across the crawler.',
       'Wrap every call to the payments API in the checkout service with a retry.',
       'Make all the CLI commands print errors to stderr.',
+    ],
+  ));
+
+describe('a marker mid-sentence, a report and a question after its lead', () =>
+  judged(
+    ['Answer in plain prose from now on, I will ask for lists when I want them.'],
+    [
+      "The cron wrapper doesn't ever clean up temp files in /tmp/jobs.",
+      'Random idea: what if the scheduler lived in the API process instead.',
     ],
   ));
