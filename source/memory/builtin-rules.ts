@@ -385,8 +385,12 @@ export function viewOf(rawSentence: string): SentenceView {
   return { normalized, cleaned, plain: withoutFillers(cleaned.replace(CORRECTION_LEAD, '')) };
 }
 
-/** "When you …, do …": a condition clause, then a main clause; not a question however it opens. */
-const CONDITIONAL_RULE = /^(?:when|whenever|if|once)\b[^,?]{2,160},\s*\S/i;
+/**
+ * "When you …, do …", "when a table grows … it has to …": a condition clause, then a main clause;
+ * not a question however it opens.
+ */
+const CONDITIONAL_RULE =
+  /^(?:when|whenever|if|once)\b[^,?]{2,160},\s*\S|^(?:when|whenever|if)\b[^,?]{2,120}? (?:it|they) (?:must|should|needs?|has to|have to)\b/i;
 
 /** "Thinking out loud: what if the cache lived in the client", "idea: should we …": a question after its lead. */
 const LEAD_THEN_QUESTION = /^[^:]{1,40}:\s+(?:what if|what about|how about|why not|should we|could we|would it)\b/i;

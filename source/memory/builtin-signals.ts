@@ -163,7 +163,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'conditional',
     has(
-      /^(?:when|whenever|if|any ?time|every time|each time|once|for (?:anything|any|every|all)|in (?:tests?|code|files?) that)\b[^,]{2,160},\s*\S/,
+      /^(?:when|whenever|if|any ?time|every time|each time|once|for (?:anything|any|every|all)|in (?:tests?|code|files?) that)\b[^,]{2,160},\s*\S|^(?:when|whenever|if)\b[^,]{2,120}? (?:it|they) (?:must|should|needs?|has to|have to)\b/,
     ),
   ],
   // Stative conventions: a subject, then a present-tense verb of how things are here; not a request

@@ -213,3 +213,12 @@ describe('a marker mid-sentence, a report and a question after its lead', () =>
       'Random idea: what if the scheduler lived in the API process instead.',
     ],
   ));
+
+describe('a condition, then its rule, without the comma', () =>
+  judged(
+    [
+      'if a service exposes a public port they must put it behind the gateway',
+      'When a table grows past ten million rows it has to be partitioned by month.',
+    ],
+    ['If the nightly deploy fails again tonight it needs a manual rerun.'],
+  ));
