@@ -73,6 +73,36 @@ describe('Sessions screen', { timeout: 60_000 }, () => {
 });
 
 describe('a long history', { timeout: 120_000 }, () => {
+  test('left for another screen and shown again, it is where it was left: the session open, or the same one selected', async () => {
+    const home = tempHome('tui-sessions-kept');
+    for (let i = 0; i < 4; i += 1) queueSession(home, null, [`prompt number ${i} of the kept list`]);
+    assert.equal((await c.flush(home)).complete, true);
+    const host = await Host.start({ home, serve: true });
+    const view = await mount(host.application, home);
+    try {
+      await press(view, '6');
+      await waitForText(view, /› codex[^\n]*\n +"prompt number 3 /);
+      await press(view, KEY.down.repeat(2));
+      await waitForText(view, /› codex[^\n]*\n +"prompt number 1 /);
+      await press(view, KEY.enter);
+      await waitForText(view, /prompt number 1 of the kept list/);
+      await press(view, '7');
+      await waitForText(view, /\[7 Memory\]/);
+      // A session captured meanwhile comes in above: the selection stays on its session.
+      queueSession(home, null, ['prompt number 4 of the kept list']);
+      assert.equal((await host.application.flush({})).complete, true);
+      await press(view, '6');
+      const back = await waitForText(view, /Turn 1 · /);
+      assert.match(back, /prompt number 1 of the kept list/, 'the same session is open');
+      await press(view, KEY.escape);
+      await waitForText(view, /Sessions · 5 captured/);
+      await waitForText(view, /› codex[^\n]*\n +"prompt number 1 /);
+    } finally {
+      await unmount(view);
+      await host.stop();
+    }
+  });
+
   test('every session is reachable, past the first page read: PgDn and ↓ go on to the oldest', async () => {
     const home = tempHome('tui-sessions-long');
     const count = 130;

@@ -10,7 +10,7 @@ import { type ShownError, truncate } from '../format.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { HEADER_LINES } from '../shell/header.js';
-import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useKept } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
 import { useHeldListKeys } from '../widgets/held-list-keys.js';
@@ -29,15 +29,28 @@ const LIST_SIZE = 100;
 const clientOf = (session: CaptureSessionView) =>
   session.origin === 'imported' ? `${session.client} (imported)` : session.client;
 
+/** What Sessions keeps while another screen is shown. */
+interface KeptSessions {
+  list: SessionList | null;
+  selected: number;
+  open: { key: string; context: boolean } | null;
+  view: SessionView | null;
+  top: number;
+}
+
 export function Sessions() {
   const { app } = useEnvironment();
   const { columns, rows } = useTerminalSize();
   const theme = useTheme();
-  const [list, setList] = useState<SessionList | null>(null);
-  const [selected, setSelected] = useState(0);
-  const [open, setOpen] = useState<{ key: string; context: boolean } | null>(null);
-  const [view, setView] = useState<SessionView | null>(null);
-  const [top, setTop] = useState(0);
+  // Left for another screen and shown again, the list is where it was (read again) and an open
+  // session stays open at the same line.
+  const [kept, keep] = useKept<KeptSessions>('sessions');
+  const [list, setList] = useState<SessionList | null>(kept?.list ?? null);
+  const [selected, setSelected] = useState(kept?.selected ?? 0);
+  const [open, setOpen] = useState<{ key: string; context: boolean } | null>(kept?.open ?? null);
+  const [view, setView] = useState<SessionView | null>(kept?.view ?? null);
+  const [top, setTop] = useState(kept?.top ?? 0);
+  useEffect(() => keep({ list, selected, open, view, top }));
   const [error, setError] = useState<ShownError | null>(null);
   const [reload, setReload] = useState(0);
   // The `after` key of the next page being read: a long history (an import of months) is listed
@@ -45,8 +58,17 @@ export function Sessions() {
   const [more, setMore] = useState<string | null>(null);
   const room = Math.max(1, rows - CHROME);
 
+  // A list read again (r, or back on the screen) keeps the selection on its session, wherever
+  // sessions captured meanwhile put it.
+  const selectedKey = list?.sessions[selected]?.sessionKey;
   useRequest(reload + 1, () => app.listSessions({ limit: LIST_SIZE }), {
-    answered: (value) => (setList(value), setMore(null), setError(null)),
+    answered: (value) => {
+      const row = value.sessions.findIndex((session) => session.sessionKey === selectedKey);
+      setList(value);
+      setSelected((current) => (row >= 0 ? row : Math.min(current, Math.max(0, value.sessions.length - 1))));
+      setMore(null);
+      setError(null);
+    },
     failed: (shown) => setError(shown),
   });
   useRequest(more, (after) => app.listSessions({ limit: LIST_SIZE, after }), {
