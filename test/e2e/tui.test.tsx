@@ -177,6 +177,36 @@ describe('history paging over 250 notes', () => {
     }
   });
 
+  test('left for another screen and shown again, History is where it was: the same stream, page and row', async () => {
+    const view = await mount(harness.host.application, harness.home);
+    /** The selected row as Enter opens it in full, then Esc. */
+    const selectedInFull = async () => {
+      await press(view, KEY.enter);
+      const full = await waitForText(view, 'Journal row in full');
+      await press(view, KEY.escape);
+      await waitForText(view, /Journal · page 3/);
+      return full.split('\n').slice(3, -1).join('\n');
+    };
+    try {
+      await openHistory(view);
+      await press(view, KEY.pageDown);
+      await press(view, KEY.pageDown);
+      const third = await waitForText(view, /page 3 · #\d+–#\d+/);
+      await press(view, KEY.down.repeat(2));
+      const selected = await selectedInFull();
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '2');
+      const back = await waitForText(view, /Journal · page 3 · #\d+–#\d+/);
+      assert.deepEqual(rowSequences(back), rowSequences(third), 'the same rows');
+      assert.equal(await selectedInFull(), selected, 'the same row selected');
+      await press(view, KEY.pageUp);
+      await waitForText(view, /page 2 · #\d+–/);
+    } finally {
+      await unmount(view);
+    }
+  });
+
   test('follow reads to the head, then shows a row appended later', async () => {
     const view = await mount(harness.host.application, harness.home);
     try {

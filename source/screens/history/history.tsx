@@ -7,7 +7,7 @@ import { useHeldListKeys } from '../widgets/held-list-keys.js';
 import { moveSelection } from '../widgets/list-window.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import { HEADER_LINES } from '../shell/header.js';
-import { useEnvironment, useHelp, useShellActions } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useKept, useShellActions } from '../shell/shell-context.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
@@ -44,13 +44,16 @@ function helpFor(state: HistoryState): HelpItem[] {
 export function History() {
   const { app } = useEnvironment();
   const { rows, columns } = useTerminalSize();
-  const [state, dispatch] = useHistoryState(rowsPerPage(rows));
+  // Left for another screen and shown again, History is where it was (its page read again).
+  const [kept, keep] = useKept<{ state: HistoryState; chosen: number }>('history');
+  const [state, dispatch] = useHistoryState(rowsPerPage(rows), kept?.state);
   useHistoryEffects(app, state, dispatch);
   useHistoryInput(state, dispatch);
   useHelp(helpFor(state), !state.note.open);
   useEffect(() => dispatch({ type: 'setLimit', limit: rowsPerPage(rows) }), [rows, dispatch]);
   const page = state.page?.stream === state.stream ? state.page : null;
-  const [chosen, setChosen] = useState(0);
+  const [chosen, setChosen] = useState(kept?.chosen ?? 0);
+  useEffect(() => keep({ state, chosen }));
   const count = page?.rows.length ?? 0;
   const selected = Math.min(chosen, Math.max(0, count - 1));
   const { read } = useShellActions();

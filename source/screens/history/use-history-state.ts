@@ -218,6 +218,18 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
   }
 }
 
-export function useHistoryState(limit: number) {
-  return useReducer(historyReducer, limit, initialHistoryState);
+/**
+ * The state kept when the screen was left, shown again: the same stream, page, follow mode and note
+ * line, the page read again quietly (its rows stay shown meanwhile). A note being saved then lost
+ * its answer: it stays typed as a failed attempt, so Enter saves it again under the same operation
+ * ID and the host replays the first save's receipt if that one committed.
+ */
+export function resumedHistory(kept: HistoryState): HistoryState {
+  const { note } = kept;
+  const resumedNote = note.submitting ? { ...note, submitting: null, failed: note.submitting } : note;
+  return startRead({ ...kept, read: null, error: null, failures: 0, note: resumedNote }, {}, true);
+}
+
+export function useHistoryState(limit: number, kept?: HistoryState) {
+  return useReducer(historyReducer, limit, (rows) => (kept ? resumedHistory(kept) : initialHistoryState(rows)));
 }
