@@ -13,6 +13,7 @@ import {
   type HistoryAction,
   type HistoryRow,
   type HistoryState,
+  resumedHistory,
 } from '../../source/screens/history/use-history-state.js';
 import { previewPayload, toShownError, truncate } from '../../source/screens/format.js';
 import { commandFor, helpItem, keyLabel, matches, NO_KEY } from '../../source/screens/keyboard/key-bindings.js';
@@ -149,6 +150,21 @@ describe('history reducer', () => {
     assert.equal(saved.note.open, false);
     assert.equal(saved.note.receipt?.sequence, 7);
     assert.equal(saved.read?.quiet, true, 'the page is re-read so the note shows up');
+  });
+
+  test('shown again after another screen, a note whose save was in flight is saved again under its operation ID', () => {
+    const inFlight = run(
+      initialHistoryState(10),
+      { type: 'openNote' },
+      { type: 'editNote', edit: { type: 'insert', text: 'kept' } },
+      { type: 'submitNote', freshOperationId: 'op-1' },
+    );
+    const resumed = resumedHistory(inFlight);
+    assert.equal(resumed.note.submitting, null, 'the answer went with the screen');
+    assert.equal(resumed.note.line.text, 'kept');
+    assert.notEqual(resumed.read, null, 'the page is read again');
+    assert.equal(resumed.read?.quiet, true);
+    assert.equal(run(resumed, { type: 'submitNote', freshOperationId: 'op-2' }).note.submitting?.operationId, 'op-1');
   });
 
   test('an empty note is refused on screen, and Esc waits for a note in flight', () => {
