@@ -6,6 +6,7 @@
 import type { MemoryExtractRequest } from '../api/memory.js';
 import { CmError } from '../errors.js';
 import { checkWindow, parseUtc, utcText, type Window, WINDOW_MAX_DAYS } from './window.js';
+import { checkedLimit } from '../ground/limit-check.js';
 
 /** Extraction tasks one run works on (seed 004 §9); the rest stay pending for the next run. */
 export const RUN_TASKS_MAX = 8;
@@ -15,9 +16,7 @@ export const RUN_TASKS_MAX = 8;
  * window given whole that is empty, reversed or too long. Returns the run's task limit.
  */
 export function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 'since' | 'until'>): number {
-  const limit = request.limit ?? RUN_TASKS_MAX;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > RUN_TASKS_MAX)
-    throw new CmError('usage', `--limit must be a whole number from 1 to ${RUN_TASKS_MAX} (tasks per run).`);
+  const limit = checkedLimit(request.limit, RUN_TASKS_MAX, RUN_TASKS_MAX, ' (tasks per run)');
   const sinceMs = request.since === undefined ? undefined : parseUtc(request.since, '--since');
   const untilMs = request.until === undefined ? undefined : parseUtc(request.until, '--until');
   if (sinceMs !== undefined && untilMs !== undefined) checkWindow(sinceMs, untilMs);

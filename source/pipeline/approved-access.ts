@@ -46,6 +46,7 @@ import { withMemoryState } from '../store/memory/state-database.js';
 import type { Db } from '../store/database.js';
 import { readVerdicts, type VerdictRead, verdictFor } from '../store/memory/verdict-read.js';
 import { rankStaleLast, staleNote } from '../memory/staleness.js';
+import { checkedLimit } from '../ground/limit-check.js';
 
 /** Scans of one root per sync: a scan that saw a file change, or lost a race with another sync, is retried. */
 const SYNC_ATTEMPTS = 3;
@@ -259,12 +260,7 @@ export function previewSyncApproved(
   };
 }
 
-function validLimit(limit: number | undefined): number {
-  if (limit === undefined) return MEMORY_SEARCH_DEFAULT_LIMIT;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)
-    throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
-  return limit;
-}
+const validLimit = (limit: number | undefined): number => checkedLimit(limit, 100, MEMORY_SEARCH_DEFAULT_LIMIT);
 
 export function memorySearchAt(path: string, cwd: string, query: string, limit?: number): MemorySearchResult {
   if (query.trim() === '')

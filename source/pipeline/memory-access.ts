@@ -24,6 +24,7 @@ import { withMemoryState } from '../store/memory/state-database.js';
 import { buildFtsQuery } from '../memory/fts-query.js';
 import { RECALL_K } from '../store/memory/recall.js';
 import { recallQueryDigest, resultSetDigest } from '../memory/rrf.js';
+import { checkedLimit } from '../ground/limit-check.js';
 
 /**
  * What waits to be processed (HostStatus.waiting): events the drain has not read, and sealed turns
@@ -55,9 +56,7 @@ export function memoryReviewAt(path: string, request: MemoryReviewRequest): Memo
   const filter = request.scope ?? 'all';
   if (!REVIEW_SCOPES.includes(filter))
     throw new CmError('usage', `--scope must be all, user or project, not ${JSON.stringify(filter)}.`);
-  const limit = request.limit ?? REVIEW_PAGE_DEFAULT;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > REVIEW_PAGE_MAX)
-    throw new CmError('usage', `--limit must be a whole number from 1 to ${REVIEW_PAGE_MAX}.`);
+  const limit = checkedLimit(request.limit, REVIEW_PAGE_MAX, REVIEW_PAGE_DEFAULT);
   const after = request.after === undefined ? null : parseReviewCursor(request.after);
   // Without a git process where the layout is plain (the same binding: effects/repository.ts).
   const caller = publicScope(resolveScopeQuickly(request.cwd));
@@ -106,8 +105,7 @@ export function memoryRecallAt(path: string, text: string, cwd: string, limit?: 
       'limit_exceeded',
       `The recall text is over ${RECALL_TEXT_MAX_CHARS} characters; use a shorter text.`,
     );
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1 || limit > 100))
-    throw new CmError('usage', '--limit must be a whole number from 1 to 100.');
+  checkedLimit(limit, 100, 100); // checked only: without one, the recall takes its own default
   const scope = publicScope(resolveScopeQuickly(cwd));
   return withMemoryState(
     path,

@@ -150,6 +150,28 @@ describe('what a person types', { timeout: 120_000 }, () => {
       }
   });
 
+  it('--limit out of its range names the value given, whatever checks it (search, memory search and recall, review, extract)', async () => {
+    const home = tempHome('limit-echo');
+    assert.equal((await runCliInProcess(['note', 'one', '--home', home])).code, 0);
+    const cases: Array<[string[], string]> = [
+      [['search', 'x'], '1 to 100'],
+      [['memory', 'search', 'x'], '1 to 100'],
+      [['memory', 'recall', 'x'], '1 to 100'],
+      [['memory', 'review'], '1 to 200'],
+      [['memory', 'extract'], '1 to 8 (tasks per run)'],
+    ];
+    for (const [args, range] of cases)
+      for (const limit of ['0', '999']) {
+        const refused = await runCliInProcess([...args, '--limit', limit, '--home', home]);
+        assert.equal(refused.code, 2, `${args.join(' ')} --limit ${limit}: ${refused.stderr}`);
+        assert.equal(
+          refused.stderr,
+          `common-memory: --limit must be a whole number from ${range}, not "${limit}".\n`,
+          `${args.join(' ')} --limit ${limit}`,
+        );
+      }
+  });
+
   it('--limit with --follow is refused: one page and stop cannot be followed (it was ignored)', async () => {
     const home = tempHome('follow-limit');
     assert.equal((await runCliInProcess(['note', 'hello', '--home', home])).code, 0);

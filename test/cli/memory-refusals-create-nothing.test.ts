@@ -84,7 +84,7 @@ const refusals = (where: string): Refusal[] => [
   {
     args: ['memory', 'extract', '--limit', '99'],
     code: 2,
-    message: /^common-memory: --limit must be a whole number from 1 to 8 \(tasks per run\)\.$/,
+    message: /^common-memory: --limit must be a whole number from 1 to 8 \(tasks per run\), not "99"\.$/,
   },
   {
     args: ['memory', 'consolidate', '--scope', 'project'],

@@ -15,6 +15,7 @@ import type { SessionSearchResult } from '../../api/capture.js';
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
 import type { IndexedText } from './indexed-text.js';
+import { checkedLimit } from '../../ground/limit-check.js';
 
 export interface SearchRequest {
   query: string;
@@ -224,9 +225,7 @@ export function searchRequestFrom(input: SessionSearchInput): SearchRequest {
       'limit_exceeded',
       `The query is over ${SEARCH_QUERY_MAX_CHARS} characters; search with fewer words.`,
     );
-  const limit = input.limit ?? SEARCH_LIMIT_DEFAULT;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX)
-    throw new CmError('usage', `--limit must be a whole number from 1 to ${SEARCH_LIMIT_MAX}.`);
+  const limit = checkedLimit(input.limit, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT);
   if (input.client !== undefined && !CLIENTS.includes(input.client))
     throw new CmError('usage', `--client must be one of ${CLIENTS.join(', ')}, not ${JSON.stringify(input.client)}.`);
   const sinceMs = input.since === undefined ? undefined : parseUtc(input.since, '--since');
