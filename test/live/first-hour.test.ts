@@ -41,11 +41,12 @@ async function seeItInTheTui(home: string, configFlags: string[], clientLine: Re
       },
       60_000,
     );
-    // The TUI's host drains the hooks' inbox as it starts; r reads the list again until it is there.
+    // The TUI's host drains the hooks' inbox as it starts; r reads the list again until it is there,
+    // its turn sealed: the first prompt can be listed while the turn is still pending (0 turns).
     await waitFor(
       'the captured session in the list',
       () => {
-        if (output.includes(`"${PROMPT}"`)) return true;
+        if (output.includes(`"${PROMPT}"`) && clientLine.test(output)) return true;
         tui.stdin.write('r');
         return undefined;
       },
