@@ -1,6 +1,7 @@
 // A fake Application for in-process screen tests (no host, no store) and the host status it gives.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentView } from '../../source/api/agents.js';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
@@ -87,3 +88,13 @@ export function changingQueue(rows: MemoryReviewCandidate[]) {
   });
   return { app, queue };
 }
+
+/** Agent `n` of a numbered list: `agent-n`, named `agentn`, never started. */
+export const numberedAgent = (n: number): AgentView => ({
+  agentId: `agent-${n}`,
+  name: `agent${n}`,
+  model: null,
+  generation: null,
+  activeOperationId: null,
+  createdAt: '2026-12-02T10:00:00.000Z',
+});

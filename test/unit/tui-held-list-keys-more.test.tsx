@@ -5,9 +5,8 @@
 // with a fake Application whose list reads wait for a gate the test opens.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AgentView } from '../../source/api/agents.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, numberedAgent, reviewCandidate } from '../support/tui-fakes.js';
 import { mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-held-more');
@@ -25,14 +24,7 @@ function gate() {
   return { opened, open };
 }
 
-const agent = (n: number): AgentView => ({
-  agentId: `agent-${n}`,
-  name: `agent${n}`,
-  model: null,
-  generation: null,
-  activeOperationId: null,
-  createdAt: '2026-12-02T10:00:00.000Z',
-});
+const agent = numberedAgent;
 
 const candidate = (n: number): MemoryReviewCandidate =>
   reviewCandidate({

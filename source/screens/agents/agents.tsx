@@ -1,8 +1,8 @@
 // Agents screen: the agents with their state, create / start / stop / prompt / abort, and the
 // selected agent's live timeline (or journal). Owns its state; the parts below only render it.
 import { Box, Text } from 'ink';
-import { useState } from 'react';
-import { useEnvironment, useHelp, useShellActions } from '../shell/shell-context.js';
+import { useEffect, useState } from 'react';
+import { useEnvironment, useHelp, useKept, useShellActions } from '../shell/shell-context.js';
 import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { rawRows, rowsText } from '../row-text.js';
 import { OutcomeLine, usePromptOutcome } from './prompt-outcome.js';
@@ -113,10 +113,15 @@ function BottomLine({ state, columns }: { state: AgentsState; columns: number })
   return <Text> </Text>;
 }
 
+/** The feed row Enter opens, chosen with [ and ] for one agent and stream (its feedKey). */
+type Choice = { key: string; sequence: number };
+
 export function Agents() {
   const { app } = useEnvironment();
   const { rows, columns } = useTerminalSize();
-  const [state, dispatch] = useAgentsState();
+  // Left for another screen and shown again, Agents is where it was (its list read again).
+  const [kept, keep] = useKept<{ state: AgentsState; choice: Choice | null }>('agents');
+  const [state, dispatch] = useAgentsState(kept?.state);
   const theme = useTheme();
   const feed = useAgentFeed(app, state.selectedId, state.stream);
   const latest = latestOperationId(feed.rows);
@@ -126,7 +131,8 @@ export function Agents() {
   const heldNote = useAgentsInput(state, dispatch, latest);
   const shown = feedContent(feed.rows);
   // The row Enter opens: chosen with [ and ] for this agent and stream, the newest until then.
-  const [choice, setChoice] = useState<{ key: string; sequence: number } | null>(null);
+  const [choice, setChoice] = useState<Choice | null>(kept?.choice ?? null);
+  useEffect(() => keep({ state, choice }));
   const key = feedKey(state.selectedId, state.stream);
   const chosen = choice?.key === key ? choice.sequence : null;
   const row = chosenRow(shown, chosen);

@@ -214,6 +214,17 @@ function inTuiWords(error: ShownError): ShownError {
   return { code: error.code, message };
 }
 
-export function useAgentsState() {
-  return useReducer(agentsReducer, initialAgentsState);
+/**
+ * The state kept when the screen was left, shown again: the same agent, stream and line being
+ * typed, the list read again at once. A command in flight then lost its answer with the screen; a
+ * create or prompt stays typed, and `failed` (set at submit) makes a retry reuse its operation ID,
+ * so the host answers with the first receipt if that one committed.
+ */
+export const resumedAgents = (kept: AgentsState | undefined): AgentsState =>
+  kept === undefined
+    ? initialAgentsState
+    : { ...kept, task: null, notice: null, error: null, listNonce: kept.listNonce + 1 };
+
+export function useAgentsState(kept?: AgentsState) {
+  return useReducer(agentsReducer, kept, resumedAgents);
 }

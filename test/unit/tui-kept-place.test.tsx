@@ -1,10 +1,18 @@
-// The Memory screen keeps its place while another screen is shown: back on it (7), Review is on
-// the same candidate with the same marks and reads the queue again; a scope chooser with candidates
-// chosen is still there with them. In process, with a fake Application.
+// Screens keep their place while another is shown. Memory: back on it (7), Review is on the same
+// candidate with the same marks and reads the queue again; a scope chooser with candidates chosen
+// is still there with them. Agents: the same agent selected, the list read again. In process, with
+// a fake Application (History's and Sessions' are in test/e2e/tui and test/store/tui-sessions).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
-import { absentDirs, changingQueue, numberedCandidate as candidate } from '../support/tui-fakes.js';
+import {
+  absentDirs,
+  changingQueue,
+  fakeApp,
+  hostStatus,
+  numberedAgent,
+  numberedCandidate as candidate,
+} from '../support/tui-fakes.js';
 import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-memory-kept');
@@ -53,6 +61,38 @@ describe('Memory keeps its place while another screen is shown', () => {
       const back = await waitForText(view, /Prepare & promote · scope project/);
       assert.match(back, /1 candidate to promote/);
       assert.match(back, /Candidate number 2\./);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe('Agents keeps its place while another screen is shown', () => {
+  test('the same agent selected, the list read again', async () => {
+    const agent = numberedAgent;
+    let reads = 0;
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        listAgents: async () => {
+          reads += 1;
+          return [agent(1), agent(2), agent(3)];
+        },
+      }),
+      HOME,
+      { service: async () => null, integrations: DIRS },
+    );
+    try {
+      await press(view, '3');
+      await waitForText(view, /^> agent1 /m);
+      await press(view, 'j');
+      await waitForText(view, /^> agent2 /m);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      const before = reads;
+      await press(view, '3');
+      await waitForText(view, /^> agent2 /m);
+      assert.ok(reads > before, 'the list is read again');
     } finally {
       await unmount(view);
     }
