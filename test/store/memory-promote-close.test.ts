@@ -8,24 +8,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { readEntryFiles } from '../../source/effects/approved-projection.js';
 import { memoryRootOf } from '../../source/effects/memory-root.js';
-import type { CandidateForPromotion } from '../../source/memory/promotion-plan.js';
 import { promotePlan } from '../../source/pipeline/promotion.js';
-import { approvedPlanInProcess } from '../support/in-process-gate.js';
+import { approvedPlanInProcess, factCandidates } from '../support/in-process-gate.js';
 
-const candidates = (count: number): CandidateForPromotion[] =>
-  Array.from({ length: count }, (_, i) => ({
-    candidateId: `c-close-${i}`,
-    revision: 1,
-    type: 'work_fact',
-    title: `Fact ${i}`,
-    content: `Fact number ${i}.\n`,
-    appliesWhen: null,
-    priority: 50,
-    confidence: 'high',
-    evidenceSummary: '1 statement from 1 user turn',
-    supersedes: [],
-    updatesEntryId: null,
-  }));
+const candidates = (count: number) => factCandidates(count, 'c-close');
 
 /** An approved plan of three new entries, and the writer commands run in this process, counted. */
 const approvedPlan = (dir: string) => approvedPlanInProcess(dir, candidates(3), 'plan-close');

@@ -9,23 +9,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { memoryRootOf } from '../../source/effects/memory-root.js';
 import { CmError } from '../../source/errors.js';
-import type { CandidateForPromotion } from '../../source/memory/promotion-plan.js';
 import { promotePlan } from '../../source/pipeline/promotion.js';
-import { approvedPlanInProcess, type InProcessGate } from '../support/in-process-gate.js';
+import { approvedPlanInProcess, factCandidates, type InProcessGate } from '../support/in-process-gate.js';
 
-const candidate: CandidateForPromotion = {
-  candidateId: 'c-withdraw-1',
-  revision: 1,
-  type: 'work_fact',
-  title: 'Builds run on the shared runners',
-  content: 'Builds run on the shared runners.\n',
-  appliesWhen: null,
-  priority: 50,
-  confidence: 'high',
-  evidenceSummary: '1 statement from 1 user turn',
-  supersedes: [],
-  updatesEntryId: null,
-};
+const candidate = factCandidates(1, 'c-withdraw')[0]!;
 
 const status = (gate: InProcessGate) =>
   gate.db.prepare('SELECT status, void_reason AS reason FROM promotion_journal WHERE plan_id = ?').get(gate.planId) as {

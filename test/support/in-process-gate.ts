@@ -34,6 +34,22 @@ export interface InProcessGate {
   close(): void;
 }
 
+/** `count` new work facts, `<prefix>-0`…, each one line, ready for a plan. */
+export const factCandidates = (count: number, prefix: string): CandidateForPromotion[] =>
+  Array.from({ length: count }, (_, i) => ({
+    candidateId: `${prefix}-${i}`,
+    revision: 1,
+    type: 'work_fact',
+    title: `Fact ${i}`,
+    content: `Fact number ${i}.\n`,
+    appliesWhen: null,
+    priority: 50,
+    confidence: 'high',
+    evidenceSummary: '1 statement from 1 user turn',
+    supersedes: [],
+    updatesEntryId: null,
+  }));
+
 /** `candidates` as drafts of a fresh git worktree's repository, their plan stored and approved. */
 export function approvedPlanInProcess(
   dir: string,

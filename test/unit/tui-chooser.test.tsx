@@ -289,21 +289,25 @@ describe('the runner chooser (Memory · Extraction)', () => {
   });
 });
 
+/** The TUI over a queue of one candidate ("Always use named exports."), prepare answered by `memoryPrepare`. */
+const mountOneCandidate = (memoryPrepare: (request: { scope: string; candidateIds: string[] }) => Promise<unknown>) =>
+  mount(
+    fakeApp({
+      status: async () => status,
+      memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
+      memoryPrepare,
+    }),
+    HOME,
+    { service: noService, integrations: DIRS },
+  );
+
 describe('the scope chooser (Memory · Prepare & promote)', () => {
   test('held ↓ lands on user and Enter prepares for user; s still switches; Tab still leaves', async () => {
     const prepared: Array<{ scope: string; candidateIds: string[] }> = [];
-    const view = await mount(
-      fakeApp({
-        status: async () => status,
-        memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
-        memoryPrepare: async (request: { scope: string; candidateIds: string[] }) => {
-          prepared.push(request);
-          return new Promise(() => {});
-        },
-      }),
-      HOME,
-      { service: noService, integrations: DIRS },
-    );
+    const view = await mountOneCandidate(async (request) => {
+      prepared.push(request);
+      return new Promise(() => {});
+    });
     try {
       await press(view, '7');
       await waitForText(view, /Always use named exports/);
@@ -381,65 +385,48 @@ describe('the scope chooser for a user-scope candidate', () => {
   });
 });
 
+/** The frame once prepare's refusal `error` of the one candidate chosen is on screen, with its advice. */
+async function refusedPrepare(error: CmError): Promise<string> {
+  const view = await mountOneCandidate(async () => {
+    throw error;
+  });
+  try {
+    await press(view, '7');
+    await waitForText(view, /Always use named exports/);
+    await press(view, 'p');
+    await waitForText(view, /^> project · /m);
+    await press(view, KEY.enter);
+    return await waitForText(view, /No plan was made/);
+  } finally {
+    await unmount(view);
+  }
+}
+
 describe("prepare's refusal that names the CLI's --scope", () => {
   test('the screen says which scope to choose with which key', async () => {
-    const message =
-      'cand-0001aaaa revises use-named-exports, which is not in the project memory: prepare it into the user memory (--scope user) if that one holds it, or discard it if the entry was retired. Nothing was prepared.';
-    const view = await mount(
-      fakeApp({
-        status: async () => status,
-        memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
-        memoryPrepare: async () => {
-          throw new CmError('usage', message);
-        },
-      }),
-      HOME,
-      { service: noService, integrations: DIRS },
+    const frame = await refusedPrepare(
+      new CmError(
+        'usage',
+        'cand-0001aaaa revises use-named-exports, which is not in the project memory: prepare it into the user memory (--scope user) if that one holds it, or discard it if the entry was retired. Nothing was prepared.',
+      ),
     );
-    try {
-      await press(view, '7');
-      await waitForText(view, /Always use named exports/);
-      await press(view, 'p');
-      await waitForText(view, /^> project · /m);
-      await press(view, KEY.enter);
-      const frame = await waitForText(view, /No plan was made/);
-      assert.match(frame, /promote: error usage: cand-0001aaaa revises/, "the host's message is shown as it is");
-      assert.match(frame, /Here the scope is the chooser's: ↑↓\/s to user, then Enter prepares the plan\s+there\./);
-    } finally {
-      await unmount(view);
-    }
+    assert.match(frame, /promote: error usage: cand-0001aaaa revises/, "the host's message is shown as it is");
+    assert.match(frame, /Here the scope is the chooser's: ↑↓\/s to user, then Enter prepares the plan\s+there\./);
   });
 });
 
 describe("prepare's refusal of a chosen candidate that left the queue", () => {
   test('the screen says to choose again on Review, not to press Enter again', async () => {
     // Another TUI or the CLI discarded it after it was chosen: Enter here would send it again.
-    const message =
-      'Candidate cand-0001aaaa is discarded; only draft candidates can be promoted. Nothing was prepared.';
-    const view = await mount(
-      fakeApp({
-        status: async () => status,
-        memoryReview: async () => review([candidate('cand-0001aaaa', 'Always use named exports.')]),
-        memoryPrepare: async () => {
-          throw new CmError('operation_conflict', message);
-        },
-      }),
-      HOME,
-      { service: noService, integrations: DIRS },
+    const frame = await refusedPrepare(
+      new CmError(
+        'operation_conflict',
+        'Candidate cand-0001aaaa is discarded; only draft candidates can be promoted. Nothing was prepared.',
+      ),
     );
-    try {
-      await press(view, '7');
-      await waitForText(view, /Always use named exports/);
-      await press(view, 'p');
-      await waitForText(view, /^> project · /m);
-      await press(view, KEY.enter);
-      const frame = await waitForText(view, /No plan was made/);
-      assert.doesNotMatch(frame, /press Enter again/);
-      assert.match(frame, /left\s+the\s+review\s+queue\s+since\s+it\s+was\s+chosen/);
-      assert.match(frame, /On\s+Review\s+\(\[\)\s+press\s+r,\s+mark\s+the\s+others\s+again\s+\(m\),\s+then\s+p\./);
-    } finally {
-      await unmount(view);
-    }
+    assert.doesNotMatch(frame, /press Enter again/);
+    assert.match(frame, /left\s+the\s+review\s+queue\s+since\s+it\s+was\s+chosen/);
+    assert.match(frame, /On\s+Review\s+\(\[\)\s+press\s+r,\s+mark\s+the\s+others\s+again\s+\(m\),\s+then\s+p\./);
   });
 });
 

@@ -42,15 +42,21 @@ async function readAgainOn(view: View, position: RegExp, n: number): Promise<voi
   await waitForText(view, `Discard candidate ${candidate(n).candidateId}?`);
 }
 
+/** Review over candidates 6…1 (newest first), the fourth row (candidate 3) selected. */
+async function onFourthOfSix() {
+  const six = [6, 5, 4, 3, 2, 1].map(candidate);
+  const { view, queue } = await mountQueue(six);
+  await press(view, '7');
+  await waitForText(view, /· 1 of 6/);
+  await press(view, KEY.down.repeat(3));
+  await waitForText(view, /· 4 of 6/);
+  return { view, queue, six };
+}
+
 describe('Review: r keeps the selection on its candidate', () => {
   test('a candidate added from outside: after r the cursor and d are on the same candidate', async () => {
-    const six = [6, 5, 4, 3, 2, 1].map(candidate);
-    const { view, queue } = await mountQueue(six);
+    const { view, queue, six } = await onFourthOfSix();
     try {
-      await press(view, '7');
-      await waitForText(view, /· 1 of 6/);
-      await press(view, KEY.down.repeat(3));
-      await waitForText(view, /· 4 of 6/);
       assert.match(selectedRow(view), /Candidate number 3\./);
       queue.rows = [candidate(7), ...six];
       await readAgainOn(view, /· 5 of 7/, 3);
@@ -60,13 +66,8 @@ describe('Review: r keeps the selection on its candidate', () => {
   });
 
   test('the candidate gone: the cursor goes to the row that took its place, or the last row', async () => {
-    const six = [6, 5, 4, 3, 2, 1].map(candidate);
-    const { view, queue } = await mountQueue(six);
+    const { view, queue, six } = await onFourthOfSix();
     try {
-      await press(view, '7');
-      await waitForText(view, /· 1 of 6/);
-      await press(view, KEY.down.repeat(3));
-      await waitForText(view, /· 4 of 6/);
       // 3 gone and a new one on top: the next older candidate, 2, is the nearest row.
       queue.rows = [candidate(7), ...six.filter((c) => c.candidateId !== 'cand-00000003')];
       await press(view, 'r');
