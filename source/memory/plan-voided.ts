@@ -17,3 +17,11 @@ export const withStepAfterVoid = (text: string, reason: string | null, joiner: s
   const step = stepAfterVoid(reason);
   return step === null ? text : `${text}${joiner}${step}`;
 };
+
+/** Prepare's refusal of a candidate no longer a draft (discarded, promoted or superseded since it was chosen). */
+export const notDraftRefusal = (candidateId: string, status: string): string =>
+  `Candidate ${candidateId} is ${status}; only draft candidates can be promoted. Nothing was prepared.`;
+
+/** The candidate a notDraftRefusal names, or undefined for any other message. */
+export const notDraftCandidate = (message: string): string | undefined =>
+  /^Candidate (\S+) is \w+; only draft candidates can be promoted/.exec(message)?.[1];

@@ -9,6 +9,7 @@
 // the plan names its root's anchor, checked against the approved digest and re-derived from the
 // repository binding before anything is written.
 import { inPromotionOrder } from '../memory/promotion-order.js';
+import { notDraftRefusal } from '../memory/plan-voided.js';
 import { crypto } from '../ground/lazy-builtin.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
@@ -125,11 +126,7 @@ function quarantined(db: Db, id: string): CmError {
 function candidateForPromotion(db: Db, owner: { repositoryKey: string; worktreeKey: string }, id: string) {
   const row = ownedCandidate(db, owner, id);
   if (row.status === 'quarantined') throw quarantined(db, id);
-  if (row.status !== 'draft')
-    throw new CmError(
-      'operation_conflict',
-      `Candidate ${id} is ${row.status}; only draft candidates can be promoted. Nothing was prepared.`,
-    );
+  if (row.status !== 'draft') throw new CmError('operation_conflict', notDraftRefusal(id, row.status));
   const payload = JSON.parse(row.payload_json) as Draft & { title?: string };
   const { statements, turns, revises, proposedRevision } = candidateSupport(db, id);
   const confirmed = statements.filter((s) => s === 'human-confirmed').length;

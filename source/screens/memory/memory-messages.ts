@@ -1,5 +1,6 @@
 // What the Memory screen says under its view — a question, the last result, an error with what to
 // do — wrapped whole (never cut to one line), and the help line's keys for each view and step.
+import { notDraftCandidate } from '../../memory/plan-voided.js';
 import type { ShownError } from '../format.js';
 import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
@@ -36,7 +37,7 @@ function promoteAdvice(state: PromoteState, error: ShownError): string {
     return `No plan was made. Here the scope is the chooser's: ${helpItem('', ['selectUp', 'selectDown', 'toggleScope']).keys} to ${named}, then ${keyLabel('openItem')} prepares the plan there.`;
   // A chosen candidate another TUI or the CLI discarded or promoted since: Enter would send it again,
   // and the candidates are chosen on Review, not here.
-  const left = /^Candidate (\S+) is \w+; only draft candidates can be promoted/.exec(error.message)?.[1];
+  const left = notDraftCandidate(error.message);
   if (state.phase === 'choose' && left !== undefined && state.chosen.some((chosen) => chosen.candidateId === left))
     return `No plan was made: that candidate left the review queue since it was chosen. On Review (${keyLabel('previousView')}) press ${keyLabel('refresh')}, mark the others again (${keyLabel('markItem')}), then ${keyLabel('promoteChosen')}.`;
   if (state.phase === 'choose') return 'No plan was made. Fix what the message names, then press Enter again.';
