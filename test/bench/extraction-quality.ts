@@ -25,7 +25,8 @@ export interface LabelledUtterance {
  * corrections, plain imperatives, contrasts). The weights train on `train-2`; `dev-2` is only read.
  * `train-3` and `test-3` (frozen) are a third batch: requests to the agent, one-off or standing.
  * `holdout-3` (frozen) was written blind by an author who read only the corpus README; `train-4`,
- * a tuning batch weighted to owners, rules pointing back at their subject and tasks, likewise.
+ * a tuning batch weighted to owners, rules pointing back at their subject and tasks, likewise;
+ * `holdout-4` (frozen) too, written after `train-4` was tuned on and before the next rules changed.
  */
 export const SPLITS = [
   'train',
@@ -38,9 +39,10 @@ export const SPLITS = [
   'test-3',
   'holdout-3',
   'train-4',
+  'holdout-4',
 ] as const;
 /** Splits never tuned on: their misses are printed only with CM_BENCH_SHOW_TEST=1. */
-const FROZEN: ReadonlySet<Split> = new Set(['test', 'holdout-2', 'test-3', 'holdout-3']);
+const FROZEN: ReadonlySet<Split> = new Set(['test', 'holdout-2', 'test-3', 'holdout-3', 'holdout-4']);
 export type Split = (typeof SPLITS)[number];
 
 export function readSplit(split: Split): LabelledUtterance[] {
