@@ -12,6 +12,9 @@ export const PAGE_LIMIT_MIN = 1;
 export const PAGE_LIMIT_MAX = 100;
 export const PAGE_LIMIT_DEFAULT = 100;
 
+/** Results of a memory search or recall at most: a person reads them, an agent takes the first few. */
+export const RESULTS_LIMIT_MAX = 100;
+
 /** Follow mode: an empty page means "nothing yet"; polling this often is invisible to a person and idle for the host. */
 export const FOLLOW_POLL_MS = 250;
 

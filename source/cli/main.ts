@@ -2,6 +2,7 @@
 // against it, one handler per command, every result through Output (--json aware), every error to
 // stderr with its documented exit code.
 import { readFileSync } from 'node:fs';
+import { checkOperationId } from '../api/request-checks.js';
 import { CmError, EXIT } from '../errors.js';
 import { HOME_ENV, resolveHome } from '../home.js';
 import { type CliStreams, createOutput, type Output, processStreams } from './output.js';
@@ -224,6 +225,8 @@ export async function main(argv: string[], streams: CliStreams = processStreams(
     }
     out = createOutput(parsed.flags.json ?? false, streams);
     refuseRemovedDirectory();
+    // Checked here for every command that takes one, before any store is opened (or created).
+    if (parsed.flags.operationId !== undefined) checkOperationId(parsed.flags.operationId);
     const home = resolveHome(parsed.flags.home);
     return await HANDLERS[parsed.spec.path as CommandPath]({ home, args: parsed.args, flags: parsed.flags, out });
   } catch (error) {

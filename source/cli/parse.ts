@@ -89,7 +89,11 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
     group = first;
     spec = second === undefined ? undefined : commandSpec(`${first} ${second}`);
     if (spec) taken = 2;
-    else if (!asked('help')) throw unknownSubcommand(first, second);
+    else if (!asked('help')) {
+      // `memory --nope`: the flag no command knows is named first, then the command missing.
+      const unknown = second === undefined ? flags.find((flag) => !flag.name) : undefined;
+      throw unknown ? unknownGroupFlag(unknown.typed, first) : unknownSubcommand(first, second);
+    }
   } else {
     spec = commandSpec(first);
     if (!spec || spec.path.includes(' ')) throw unknownCommand(first);
@@ -160,6 +164,16 @@ function unknownFlag(typed: string, spec: CommandSpec): CmError {
   return new CmError('usage', `Unknown flag ${cut(typed)}.${didYouMean(compared, flagsOf(spec))}${helpHint(spec)}`);
 }
 
+/** A flag no command knows, after a group named without its command (`memory --nope`). */
+function unknownGroupFlag(typed: string, group: string): CmError {
+  const compared = /^-[^-]/.test(typed) ? `-${typed}` : typed;
+  const known = Object.keys(GLOBAL_FLAGS).map((name) => `--${kebab(name)}`);
+  return new CmError(
+    'usage',
+    `Unknown flag ${cut(typed)}.${didYouMean(compared, known)} Run common-memory ${group} --help for its commands.`,
+  );
+}
+
 function notTaken(typed: string, spec: CommandSpec): CmError {
   const takes = Object.keys(spec.flags).map((name) => `--${kebab(name)}`);
   return new CmError(
@@ -201,14 +215,28 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
   return best && best.distance <= Math.max(1, Math.floor(letters / 3)) ? ` Did you mean ${best.candidate}?` : '';
 }
 
-/** --limit of a page of a listing (sessions, log, timeline): checked here, so the refusal names the flag as typed. */
-export function pageLimitFlag(text: string | undefined): number | undefined {
+/**
+ * --limit of a page of a listing (sessions, log, timeline) or of results (search, memory search and
+ * recall): checked here, before any store is opened, so the refusal names the value as typed.
+ */
+export function pageLimitFlag(text: string | undefined, max = PAGE_LIMIT_MAX): number | undefined {
   if (text === undefined) return undefined;
   const limit = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(limit >= PAGE_LIMIT_MIN && limit <= PAGE_LIMIT_MAX))
+  if (!(limit >= PAGE_LIMIT_MIN && limit <= max))
     throw new CmError(
       'usage',
-      `--limit must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(text)}.`,
+      `--limit must be a whole number from ${PAGE_LIMIT_MIN} to ${max}, not ${JSON.stringify(text)}.`,
     );
   return limit;
+}
+
+/** A digest a plan printed (--digest, --approve-plan, --approve-manifest): 64 hex digits, checked before any read. */
+export function digestFlag(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9a-f]{64}$/.test(value))
+    throw new CmError(
+      'usage',
+      `${flag} takes the 64-hex-digit digest that the plan printed, not ${JSON.stringify(value.slice(0, 80))}.`,
+    );
+  return value;
 }

@@ -14,7 +14,8 @@ import type { MethodsOf } from '../api/route.js';
 import { CmError } from '../errors.js';
 import { listAgents, requireAgent, toAgentView } from '../store/core/agents.js';
 import type { Db } from '../store/database.js';
-import { checkOperationId, findOperation } from '../store/core/operations.js';
+import { checkOperationId } from '../api/request-checks.js';
+import { findOperation } from '../store/core/operations.js';
 import type { AgentsClient } from '../workers/agents-client.js';
 import type { WriterClient } from '../workers/writer-client.js';
 

@@ -4,7 +4,7 @@
 // sees come from its directory: its worktree's and the user's, never another repository's.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MEMORY_ENTRY_MAX_BYTES, MEMORY_FOLLOW_READ_BUDGET_MS } from '../limits.js';
+import { MEMORY_ENTRY_MAX_BYTES, MEMORY_FOLLOW_READ_BUDGET_MS, RESULTS_LIMIT_MAX } from '../limits.js';
 import { sha256Hex } from '../ground/digests.js';
 import { followApproved, type FollowResult, scanInput } from '../store/memory/approved-follow.js';
 import { readMemoryFile } from '../effects/safe-files.js';
@@ -260,7 +260,8 @@ export function previewSyncApproved(
   };
 }
 
-const validLimit = (limit: number | undefined): number => checkedLimit(limit, 100, MEMORY_SEARCH_DEFAULT_LIMIT);
+const validLimit = (limit: number | undefined): number =>
+  checkedLimit(limit, RESULTS_LIMIT_MAX, MEMORY_SEARCH_DEFAULT_LIMIT);
 
 export function memorySearchAt(path: string, cwd: string, query: string, limit?: number): MemorySearchResult {
   if (query.trim() === '')

@@ -8,7 +8,7 @@ import { readConsolidationPatch, readConsolidationReview } from '../store/memory
 import type { MemoryReviewRequest } from '../api/memory.js';
 import type { MemoryReviewScope } from '../api/memory-views.js';
 import type { HostStatus } from '../api/history.js';
-import { REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
+import { RESULTS_LIMIT_MAX, REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX } from '../limits.js';
 import type { Db } from '../store/database.js';
 import {
   readMemoryRecall,
@@ -105,7 +105,7 @@ export function memoryRecallAt(path: string, text: string, cwd: string, limit?: 
       'limit_exceeded',
       `The recall text is over ${RECALL_TEXT_MAX_CHARS} characters; use a shorter text.`,
     );
-  checkedLimit(limit, 100, 100); // checked only: without one, the recall takes its own default
+  checkedLimit(limit, RESULTS_LIMIT_MAX, RESULTS_LIMIT_MAX); // checked only: without one, the recall takes its own default
   const scope = publicScope(resolveScopeQuickly(cwd));
   return withMemoryState(
     path,

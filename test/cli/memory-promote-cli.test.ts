@@ -223,7 +223,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     await refused(6, /no statement "s-nope"/, 'memory', 'confirm', cand.candidateId, 's-nope');
     // A statement left out is the usage's to say, whatever the candidate named.
     await refused(2, /Give the candidate and the statement/, 'memory', 'confirm', 'cand-nope');
-    await refused(6, /No promotion plan "plan-nope"/, 'memory', 'approve', 'plan-nope', '--digest', 'x');
+    await refused(6, /No promotion plan "plan-nope"/, 'memory', 'approve', 'plan-nope', '--digest', 'a'.repeat(64));
     await refused(6, /No promotion plan/, 'memory', 'promote', 'plan-nope');
     await refused(2, /--digest/, 'memory', 'approve', 'plan-x');
     await refused(2, /--scope must be project or user/, 'memory', 'prepare', cand.candidateId, '--scope', 'team');

@@ -1,4 +1,5 @@
 // `agent create|start|stop|list`, `prompt`, `abort`, `abandon`: driving pi agents through the host.
+import { checkOperationId } from '../../api/request-checks.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { connect, type Connection } from '../../client/connect.js';
@@ -133,6 +134,7 @@ export async function runAbort(
 
 export async function runAbandon(home: string, operationId: string | undefined, out: Output): Promise<number> {
   if (!operationId) throw new CmError('usage', 'usage: common-memory abandon <operation-id>');
+  checkOperationId(operationId);
   const op = await withConnection(home, 'write', (c) => c.app.abandon({ operationId }));
   out.result(op, () => `operation ${op.operationId} is ${op.state}; its messages are kept`);
   return 0;

@@ -12,7 +12,8 @@ import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
 import { fitLine, fitLines, preview } from '../output.js';
 import { codePointColumns, textColumns } from '../../text-columns.js';
-import { wholeNumber } from './memory.js';
+import { pageLimitFlag } from '../parse.js';
+import { RESULTS_LIMIT_MAX } from '../../limits.js';
 import { checkEntryIdArgument } from './entry-id.js';
 import { counted } from '../../ground/count-text.js';
 
@@ -94,13 +95,10 @@ export async function memorySearch(
   const query = words.join(' ');
   if (query.trim() === '')
     throw new CmError('usage', 'Give words to search for, e.g. common-memory memory search "release checklist".');
+  const results = pageLimitFlag(limit, RESULTS_LIMIT_MAX);
   const connection = await connect(home, 'read');
   try {
-    const result = await connection.app.memorySearch({
-      query,
-      cwd: process.cwd(),
-      limit: wholeNumber(limit, '--limit'),
-    });
+    const result = await connection.app.memorySearch({ query, cwd: process.cwd(), limit: results });
     out.result(result, () => {
       // Fits 80 columns: the id, scope and title, wrapped under the title; the path on a line of
       // its own below (a slug can make it wider than a line, and a cut path cannot be copied).

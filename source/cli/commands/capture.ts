@@ -1,6 +1,7 @@
 // `status`, `session-drain [--recover <id>]` and `flush`: host capture through the running host's
 // API, or — for the two that write — with the lease for this command's duration. No bodies are
 // ever printed.
+import { recoveryCursor } from '../../api/request-checks.js';
 import { connect } from '../../client/connect.js';
 import { storeFiles } from '../../home.js';
 import { CmError, EXIT } from '../../errors.js';
@@ -30,6 +31,7 @@ export async function runStatus(
   dirs: IntegrationDirs,
   out: Output,
 ): Promise<number> {
+  recoveryCursor(request.afterRecovery); // a malformed cursor is refused before the store is opened
   const brokenHooks = brokenIntegrations(dirs);
   let connection: Awaited<ReturnType<typeof connect>>;
   try {

@@ -4,7 +4,8 @@
 // command's. No request waits for the run itself, so a runner may take as long as it needs.
 // Ctrl+C stops following; a host's run goes on, and `memory extract --follow <run-id>` follows it
 // again (memory status shows the running run too).
-import { CAPTURE_CLIENTS, type CaptureClient } from '../../api/common.js';
+import { digestFlag } from '../parse.js';
+import { checkedCaptureClient } from '../../api/request-checks.js';
 import { connect, type Connection } from '../../client/connect.js';
 import { followRun, reportOf } from '../../client/extract-run.js';
 import { refuseExtractRun } from '../../client/memory-refusals.js';
@@ -75,7 +76,7 @@ export async function runExtract(home: string, args: string[], flags: ExtractFla
     since: flags.since,
     until: flags.until,
     query: flags.query,
-    client: clientFlag(flags.client),
+    client: checkedCaptureClient(flags.client),
     sessions: flags.session && flags.session.length > 0 ? flags.session : undefined,
     runner: flags.runner,
     approvePlan: digestFlag(flags.approvePlan, '--approve-plan'),
@@ -96,17 +97,6 @@ export async function runExtract(home: string, args: string[], flags: ExtractFla
 }
 
 /** --client: one of the capturing clients, refused here as the host's API would refuse it. */
-function clientFlag(value: string | undefined): CaptureClient | undefined {
-  if (value === undefined) return undefined;
-  const client = CAPTURE_CLIENTS.find((name) => name === value);
-  if (!client)
-    throw new CmError(
-      'usage',
-      `--client takes ${CAPTURE_CLIENTS.join(', ')}, not ${JSON.stringify(value.slice(0, 80))}.`,
-    );
-  return client;
-}
-
 /**
  * Follows the run to its end and prints its report; Ctrl+C stops following (exit 130). Progress
  * goes to stderr for a person: always in text mode, with --json only when stderr is a terminal
@@ -179,16 +169,6 @@ async function follow(
   return report.failures.length > 0 || report.tasks.pending > 0 || report.tasks.waitingForRetry > 0
     ? EXIT.incomplete
     : EXIT.ok;
-}
-
-export function digestFlag(value: string | undefined, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[0-9a-f]{64}$/.test(value))
-    throw new CmError(
-      'usage',
-      `${flag} takes the 64-hex-digit digest that the plan printed, not ${JSON.stringify(value.slice(0, 80))}.`,
-    );
-  return value;
 }
 
 export function extractText(r: MemoryExtractReport): string {

@@ -1,7 +1,7 @@
 // `memory extract | status | recall | lint | review`: the memory pipeline on the command line.
 // extract (memory-extract.ts) is a run in the running host, or in this command holding the lease; status, recall and
 // review are reads (read-only without a host); lint runs here and needs no store.
-import { REVIEW_PAGE_MAX } from '../../limits.js';
+import { RESULTS_LIMIT_MAX, REVIEW_PAGE_MAX } from '../../limits.js';
 import { parseReviewCursor } from '../../memory/review-cursor.js';
 import { readUserFile, shownPath } from '../../ground/user-file.js';
 import { connect } from '../../client/connect.js';
@@ -19,7 +19,7 @@ import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.
 import { patchLines, patchPhrases } from './patch-lines.js';
 import { waitingWithoutHost } from '../waiting.js';
 import { fitLines, type Output } from '../output.js';
-import { wholeNumber } from './memory.js';
+import { pageLimitFlag } from '../parse.js';
 import type { ExtractFlags } from './memory-extract.js';
 
 // Each subcommand's module is loaded when it runs: a read (`memory review --json`) is a whole
@@ -272,13 +272,10 @@ async function recallCommand(home: string, words: string[], flags: MemoryFlags, 
   const text = words.join(' ');
   if (text.trim() === '')
     throw new CmError('usage', 'Give the text to recall against, e.g. common-memory memory recall "use pnpm".');
+  const limit = pageLimitFlag(flags.limit, RESULTS_LIMIT_MAX);
   const connection = await connect(home, 'read');
   try {
-    const result: MemoryRecallResult = await connection.app.memoryRecall({
-      text,
-      cwd: process.cwd(),
-      limit: wholeNumber(flags.limit, '--limit'),
-    });
+    const result: MemoryRecallResult = await connection.app.memoryRecall({ text, cwd: process.cwd(), limit });
     out.result(result, () =>
       result.items.length === 0
         ? 'nothing in memory is similar'

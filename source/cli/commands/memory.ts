@@ -6,6 +6,8 @@ import { CmError, EXIT } from '../../errors.js';
 import type { SessionSearchResult } from '../../api/capture.js';
 import { visibleText } from '../../memory/visible-text.js';
 import type { Output } from '../output.js';
+import { pageLimitFlag } from '../parse.js';
+import { SEARCH_LIMIT_MAX, searchRequestFrom } from '../../memory/session-search-request.js';
 
 export interface SearchFlags {
   since?: string | undefined;
@@ -22,16 +24,14 @@ export function wholeNumber(text: string | undefined, flag: string): number | un
 }
 
 export async function runSearch(home: string, words: string[], flags: SearchFlags, out: Output): Promise<number> {
-  const query = words.join(' ');
-  if (query.trim() === '')
-    throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
   const request = {
-    query,
+    query: words.join(' '),
     since: flags.since,
     until: flags.until,
     client: flags.client,
-    limit: wholeNumber(flags.limit, '--limit'),
+    limit: pageLimitFlag(flags.limit, SEARCH_LIMIT_MAX),
   };
+  searchRequestFrom(request); // its flags are refused before the store is opened
   const connection = await connect(home, 'read');
   try {
     const result = await connection.app.sessionSearch(request);

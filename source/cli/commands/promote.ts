@@ -2,6 +2,7 @@
 // line. Every change goes to the running host, or takes the lease for its own duration; `plan`
 // is a read. Nothing here decides anything: the person names the candidates, reads the plan's
 // diff (hidden characters shown as ⟨U+XXXX⟩: the bytes as the model will read them) and approves its digest.
+import { digestFlag } from '../parse.js';
 import { connect } from '../../client/connect.js';
 import { CmError, EXIT } from '../../errors.js';
 import { echoed } from '../../echo-text.js';
@@ -246,6 +247,7 @@ export async function memoryApprove(
     digest,
     `Approval binds the plan's digest: common-memory memory approve ${shown} --digest <plan-digest> (memory plan ${shown} shows it).`,
   );
+  digestFlag(bound, '--digest'); // a malformed digest is said before the plan is looked up
   const planId = wholeMemoryId(home, 'plan', typed);
   const plan = await withWrite(home, (app) => app.memoryApprove({ planId, digest: bound }));
   out.result(plan, () =>

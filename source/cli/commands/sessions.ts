@@ -9,6 +9,7 @@ import { foldedText, turnHeading, turnCount } from '../../session-text.js';
 import { wrapText } from '../../text-wrap.js';
 import { fitLine, fitLines, type Output } from '../output.js';
 import { pageLimitFlag } from '../parse.js';
+import { checkedCaptureClient } from '../../api/request-checks.js';
 import { waitingWithoutHost } from '../waiting.js';
 import { FLUSH_COMMAND, SERVICE_COMMAND, waitingText } from '../../waiting-text.js';
 import { visibleText } from '../../memory/visible-text.js';
@@ -33,6 +34,7 @@ const IMPORT_COMMAND = 'common-memory import claude|codex|pi';
 
 export async function runSessions(home: string, flags: SessionsFlags, out: Output): Promise<number> {
   const limit = pageLimitFlag(flags.limit);
+  checkedCaptureClient(flags.client);
   const connection = await connect(home, 'read');
   try {
     const list = await connection.app.listSessions({

@@ -12,7 +12,8 @@ import type {
   CaptureStatusRequest,
   RecoveryItemView,
 } from '../../api/capture.js';
-import { type CaptureClient, parseRecoveryId, recoveryIdText } from '../../api/common.js';
+import { type CaptureClient, recoveryIdText } from '../../api/common.js';
+import { recoveryCursor } from '../../api/request-checks.js';
 import { capacity, totalBodyBytes } from './capture-capacity.js';
 import type Database from 'better-sqlite3';
 import type { Db } from '../database.js';
@@ -424,18 +425,6 @@ function readHookErrors(path: string): { count: number; last: CaptureStatus['hos
   if (last === undefined) return { count: 0, last: null };
   const { keptAs: _keptAs, ...shown } = last;
   return { count: open.length, last: shown };
-}
-
-/** The row number a recovery page starts after: 0 for the first page, else the cursor status printed. */
-function recoveryCursor(text: string | undefined): number {
-  if (text === undefined) return 0;
-  const after = parseRecoveryId(text);
-  if (after === undefined)
-    throw new CmError(
-      'invalid_cursor',
-      `"${text}" is not a recovery ID (rec-<n>); use the nextRecoveryId that status printed.`,
-    );
-  return after;
 }
 
 /** The activation a sessions page starts before: 0 for the first page, else the one `key` names. */

@@ -1,7 +1,6 @@
 // Operations: the durable record of each client intent, keyed by the caller's operation ID.
 // Replay is decided by identity and the original input, never by text alone.
 import { CmError } from '../../errors.js';
-import { OPERATION_ID } from '../../api/common.js';
 import type { OperationView } from '../../api/history.js';
 import { echoed } from '../../echo-text.js';
 import { type Db, prepared } from '../database.js';
@@ -23,18 +22,6 @@ export interface OperationRecord {
   target_operation_id: string | null;
   user_echo_journal_sequence: number | null;
   last_journal_sequence: number | null;
-}
-
-/**
- * Refuses an operation ID that is not one, saying the rule it breaks. The ID is quoted and cut
- * (echoed): it is the caller's input, and may be thousands of characters or hold terminal escapes.
- */
-export function checkOperationId(operationId: string): void {
-  if (OPERATION_ID.test(operationId)) return;
-  throw new CmError(
-    'invalid_input',
-    `Operation ID ${echoed(operationId)} is not valid: use 1–128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit (a UUID is best).`,
-  );
 }
 
 export function findOperation(db: Db, operationId: string): OperationRecord | undefined {

@@ -12,14 +12,8 @@ import { findGeneration, requireAgent } from './agents.js';
 import { command } from '../command.js';
 import { appendJournal } from './journal.js';
 import { resolveIdPrefix } from '../id-prefix.js';
-import {
-  checkOperationId,
-  findOperation,
-  insertOperation,
-  replayOf,
-  toOperationView,
-  transitionPrompt,
-} from './operations.js';
+import { checkOperationId } from '../../api/request-checks.js';
+import { findOperation, insertOperation, replayOf, toOperationView, transitionPrompt } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import { insertTimeline, newMessageId } from './timeline.js';
 import type { Tx } from '../transaction.js';

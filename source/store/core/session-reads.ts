@@ -2,6 +2,7 @@
 // full. These are the only reads that return bodies; status and logs never do.
 import { echoedWord } from '../../echo-text.js';
 import { CmError } from '../../errors.js';
+import { checkedCaptureClient } from '../../api/request-checks.js';
 import { PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../../limits.js';
 import type {
   SessionList,
@@ -20,7 +21,6 @@ import { typedAtMs } from './indexed-text.js';
 
 const SESSIONS_DEFAULT = 20;
 const FIRST_PROMPT_CHARS = 200;
-const CLIENTS = new Set(['codex', 'claude', 'pi']);
 
 export function listSessions(db: Db, request: SessionListRequest): SessionList {
   const limit = request.limit ?? SESSIONS_DEFAULT;
@@ -30,8 +30,7 @@ export function listSessions(db: Db, request: SessionListRequest): SessionList {
       `"limit" must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, not ${JSON.stringify(request.limit)}.`,
     );
   }
-  if (request.client !== undefined && !CLIENTS.has(request.client))
-    throw new CmError('invalid_input', `--client is codex, claude or pi, not ${JSON.stringify(request.client)}.`);
+  checkedCaptureClient(request.client);
   const page = readSessions(
     db,
     // `sessions` pages by the keys it prints, not by status's nextSessionKey.

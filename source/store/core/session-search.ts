@@ -1,8 +1,6 @@
 // Session search ("what did I say about …"): BM25 over what users said — delivered user messages
 // of captured turns and driven agents' user rows — never assistant, tool or hook text. Rows are
 // added by the writer in the transaction that seals the turn or admits the prompt.
-import { CmError } from '../../errors.js';
-import { SEARCH_QUERY_MAX_CHARS } from '../../limits.js';
 import {
   buildSessionSearchQuery,
   planSessionSearch,
@@ -10,12 +8,11 @@ import {
   sessionSearchTerms,
 } from '../../memory/fts-query.js';
 import { maskSecrets, maskSnippet } from '../../memory/listing-mask.js';
-import { parseUtc } from '../../memory/window.js';
+import { type SessionSearchInput, searchRequestFrom } from '../../memory/session-search-request.js';
 import type { SessionSearchResult } from '../../api/capture.js';
 import { prepared, type Db } from '../database.js';
 import type { Tx } from '../transaction.js';
 import type { IndexedText } from './indexed-text.js';
-import { checkedLimit } from '../../ground/limit-check.js';
 
 export interface SearchRequest {
   query: string;
@@ -202,38 +199,6 @@ export function firstOfEachText<T>(ranked: Iterable<T>, textOf: (row: T) => stri
 const FOLLOWER_SNIPPET_CHARS = 120;
 const shorten = (text: string) =>
   text.length > FOLLOWER_SNIPPET_CHARS ? `${text.slice(0, FOLLOWER_SNIPPET_CHARS)}…` : text;
-
-/** What the API accepts for a search (the CLI's flags as given). */
-export interface SessionSearchInput {
-  query: string;
-  since?: string | undefined;
-  until?: string | undefined;
-  client?: string | undefined;
-  limit?: number | undefined;
-}
-
-export const SEARCH_LIMIT_DEFAULT = 20;
-export const SEARCH_LIMIT_MAX = 100;
-const CLIENTS = ['codex', 'claude', 'pi'];
-
-/** Validates a search as the CLI and the API receive it; errors say which value is wrong and what is allowed. */
-export function searchRequestFrom(input: SessionSearchInput): SearchRequest {
-  if (typeof input.query !== 'string' || input.query.trim() === '')
-    throw new CmError('usage', 'Give the words to search for, e.g. common-memory search "package manager".');
-  if (input.query.length > SEARCH_QUERY_MAX_CHARS)
-    throw new CmError(
-      'limit_exceeded',
-      `The query is over ${SEARCH_QUERY_MAX_CHARS} characters; search with fewer words.`,
-    );
-  const limit = checkedLimit(input.limit, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT);
-  if (input.client !== undefined && !CLIENTS.includes(input.client))
-    throw new CmError('usage', `--client must be one of ${CLIENTS.join(', ')}, not ${JSON.stringify(input.client)}.`);
-  const sinceMs = input.since === undefined ? undefined : parseUtc(input.since, '--since');
-  const untilMs = input.until === undefined ? undefined : parseUtc(input.until, '--until');
-  if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs)
-    throw new CmError('usage', '--since must be before --until.');
-  return { query: input.query, sinceMs, untilMs, client: input.client, limit };
-}
 
 /**
  * The search contract of MEMORY.md: turn references with a short snippet, in which what the secret
