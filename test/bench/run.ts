@@ -26,6 +26,7 @@ import { runRecallBench } from './recall.js';
 import { runRunnersBench } from './runners.js';
 import { runSecretLintBench } from './secret-lint.js';
 import { runSessionSearchBench } from './session-search.js';
+import { runSessionsBench } from './sessions.js';
 import { runSnapshotBench } from './snapshot.js';
 import { runSnapshotCoverageBench } from './snapshot-coverage.js';
 import { runTuiBench } from './tui.js';
@@ -65,6 +66,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'consolidation-quality': () => runConsolidationQualityBench(),
   'consolidation-throughput': runConsolidationThroughputBench,
   'session-search': runSessionSearchBench,
+  sessions: runSessionsBench,
   recall: runRecallBench,
   runners: runRunnersBench,
   snapshot: runSnapshotBench,

@@ -9,6 +9,7 @@ import { migrateToPiClient } from './schema/v5-pi-client.js';
 import { migrateToSnapshotRefresh } from './schema/v6-snapshot-refresh.js';
 import { migrateToSealOrder } from './schema/v7-seal-order.js';
 import { migrateToImports } from './schema/v8-imports.js';
+import { migrateToSessionStart } from './schema/v10-session-start.js';
 import { migrateToTypedAt } from './schema/v9-typed-at.js';
 
 export const coreSchema: Schema = {
@@ -105,5 +106,7 @@ export const coreSchema: Schema = {
     migrateToImports,
     // v9: session search knows when each text was typed (typed_at_ms; the index rebuilt).
     migrateToTypedAt,
+    // v10: sessions are listed by start time through an index on it (capture_activations_by_start).
+    migrateToSessionStart,
   ],
 };
