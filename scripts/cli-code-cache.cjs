@@ -7,7 +7,7 @@
 // too. Each bundle runs only commands it has (scripts/bundle.mjs; the others would hand the run
 // over to main.cjs). The threads those commands start write their own caches when this process is
 // about to terminate them (threadCaches below), each adding to what the previous start of the same
-// thread wrote: the serving host, last, starts all five as the TUI does.
+// thread wrote: the serving host, last, starts all five (the agents thread for an agent stopped).
 'use strict';
 const { execFileSync } = require('node:child_process');
 const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
@@ -107,7 +107,7 @@ function repository() {
   return repo;
 }
 
-/** `host` as the TUI starts its host (serving: every thread), stopped once it has said it serves. */
+/** `host` as the TUI starts its host (serving), with every thread started, stopped once it has served. */
 async function serveBriefly(cli) {
   let served;
   const ready = new Promise((resolve) => {
@@ -116,9 +116,19 @@ async function serveBriefly(cli) {
   const io = { stdout: { write: () => served() ?? true }, stderr: { write: () => true } };
   const running = cli.main(['host', '--json', '--home', home], io);
   await Promise.race([ready, running]);
-  // What a host does in its first moments (a drain pass, the start's sync) before it is stopped.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  process.emit('SIGINT');
+  try {
+    // The agents thread starts with the first call that needs it: an agent created, then stopped
+    // through the serving host, loads it (the stop is refused, exit 13: the agent never ran).
+    if ((await cli.main(['agent', 'create', 'code-cache', '--home', home], quiet)) !== 0)
+      throw new Error("`agent create` failed beside the build's host");
+    if ((await cli.main(['agent', 'stop', 'code-cache', '--home', home], quiet)) !== 13)
+      throw new Error('`agent stop` of an agent that never ran was not refused as not running');
+    // What a host does in its first moments (a drain pass, the start's sync) before it is stopped.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  } finally {
+    // Stopped even when a step failed: a host left serving would keep the build from ending.
+    process.emit('SIGINT');
+  }
   const code = await running;
   if (code !== 0) throw new Error(`the build's host exited ${code}`);
 }

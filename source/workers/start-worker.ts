@@ -20,21 +20,23 @@ export function startWorker(
   workerData: unknown,
   transferList: TransferListItem[] = [],
   resourceLimits?: ResourceLimits,
+  /** The environment the thread sees (by default a copy of the process's as it is now). */
+  env?: NodeJS.ProcessEnv,
 ): Worker {
   const fromSource = moduleUrl.endsWith('.ts');
   const built = fromSource ? process.env['COMMON_MEMORY_TEST_WORKERS'] : undefined;
-  const limits = resourceLimits ? { resourceLimits } : {};
+  const options = { ...(resourceLimits ? { resourceLimits } : {}), ...(env ? { env } : {}) };
   if (!fromSource || (built !== undefined && built !== '')) {
     const workers = built ? pathToFileURL(`${built}/`) : new URL('../workers/', moduleUrl);
     const bundle = fileURLToPath(new URL(`${name}.cjs`, workers));
     const loader = fileURLToPath(new URL('../../bin/code-cache.cjs', workers));
     // Evaluated as CommonJS in the new thread: the loader runs the bundle, which reads workerData itself.
     const source = `require(${JSON.stringify(loader)}).runThread(${JSON.stringify(bundle)});`;
-    return new Worker(source, { eval: true, workerData, transferList, ...(built ? { execArgv: [] } : {}), ...limits });
+    return new Worker(source, { eval: true, workerData, transferList, ...(built ? { execArgv: [] } : {}), ...options });
   }
   // tsx registers itself on the main thread only; a .ts worker registers it first, then imports its entry.
   const entry = new URL(`../workers/${name}.ts`, moduleUrl);
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const source = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(source, { eval: true, workerData, transferList, ...limits });
+  return new Worker(source, { eval: true, workerData, transferList, ...options });
 }
