@@ -395,6 +395,14 @@ const CONDITIONAL_RULE =
 /** "Thinking out loud: what if the cache lived in the client", "idea: should we …": a question after its lead. */
 const LEAD_THEN_QUESTION = /^[^:]{1,40}:\s+(?:what if|what about|how about|why not|should we|could we|would it)\b/i;
 
+/**
+ * "Ask Marco which branch is deployed", "check with Lena whether the flag is on": a question put to
+ * someone through the agent, its wh-clause the verb's object; not "ask Ines before you …" or "ask the
+ * DBA when you add an index", a condition on when to ask.
+ */
+const RELAYED_QUESTION =
+  /^(?:please\s+)?(?:ask|check with|confirm with|find out from)\s+(?:[\w@.-]+\s+){1,4}?(?:who|whom|whose|which|what|whether|where|why|how|(?:if|when)(?!\s+(?:you|we|anyone|someone|somebody|a|an|any|it|they)\b))\b/i;
+
 /** Why a sentence cannot be a statement at all (a question, too short, too long), or null. */
 function refusal(view: SentenceView): string | null {
   const sentence = view.cleaned;
@@ -402,6 +410,7 @@ function refusal(view: SentenceView): string | null {
   if (/\?\s*$/.test(sentence)) return 'question';
   if (QUESTION_START.test(sentence) && !CONDITIONAL_RULE.test(sentence)) return 'question';
   if (LEAD_THEN_QUESTION.test(sentence)) return 'question';
+  if (RELAYED_QUESTION.test(sentence)) return 'question';
   if (sentence.split(' ').length < STATEMENT_MIN_WORDS) return 'too short';
   return null;
 }

@@ -222,3 +222,19 @@ describe('a condition, then its rule, without the comma', () =>
     ],
     ['If the nightly deploy fails again tonight it needs a manual rerun.'],
   ));
+
+describe('a question put to someone through the agent is no rule', () =>
+  judged(
+    [
+      'Ask Ines before you change the billing schema.',
+      'Always ask Ines which region a new bucket goes in.',
+      'Check with the platform team before you add a new queue.',
+      'Ask the DBA when you add an index to a large table.',
+    ],
+    [
+      'Ask Marco which branch is deployed on staging.',
+      'Check with Lena whether the feature flag is on in production.',
+      'Ask the platform team what the retention period is for audit logs.',
+      'Please find out from Oskar who is on call this weekend.',
+    ],
+  ));
