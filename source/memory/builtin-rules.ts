@@ -8,7 +8,7 @@
 // corrections, stative conventions, and the one-off markers that count against), weighed by
 // builtin-weights.ts. Each draft records the signals that fired, and the review shows them.
 
-import { CORRECTION_LEAD, sentenceSignals, topicRest } from './builtin-signals.js';
+import { CORRECTION_LEAD, LONG_PERIOD, sentenceSignals, topicRest } from './builtin-signals.js';
 import { SIGNAL_WEIGHTS } from './builtin-weights.js';
 
 export type DraftType = 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
@@ -338,7 +338,10 @@ const ONE_OFF_PRONOUN =
 
 // One-off markers: a statement about the work in front of the user right now, not a rule for later.
 const ONE_OFF = [
-  /\b(?:this|these)\b(?!\s+(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace)\b)/i,
+  new RegExp(
+    String.raw`\b(?:this|these)\b(?!\s+(?:repo|repository|project|codebase|monorepo|team|company|org|organi[sz]ation|workspace)\b)(?!\s+${LONG_PERIOD})`,
+    'i',
+  ),
   /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again|yet)\b/i,
   ONE_OFF_PRONOUN,
   /\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr)\b/i,

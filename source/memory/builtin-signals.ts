@@ -46,6 +46,15 @@ const IDENTITY_SCOPE = new RegExp(String.raw`\bthis (?:is an? |${SCOPE_NOUNS} is
 const OWNERSHIP =
   /(?<!\b(?:our|their|your|its|my|his|her|on|of|who) )\bowns?\b|\b(?:maintains|signs? off on|approves|decides|triages|coordinates|(?:has|have) the final (?:word|say))\b|\b(?:reviews|deploys|releases|merges|handles) (?:every|each|all|any|anything|everything)\b|\bi (?:\w+ly )?(?:review|approve|decide|maintain)\b|\b(?:is|are) (?:\w+ )?(?:owned|maintained|run|managed|released|reviewed|approved|decided|handled|triaged) by\b|(?<!\bwho )\b(?:is|are) (?:the )?(?:primary |secondary |backup )?on[- ]call\b|\bbelongs? to\b|\b(?:go|goes|come|comes) to (?:me|us|him|her|them|[a-z]+ or [a-z]+)\b|\b(?:is|are) (?:all )?(?:mine|ours|theirs)\b|\b(?:tech lead|owner|maintainer|point person|go-to person|dba) (?:for|of|on)\b|\b(?:nobody|no one) else (?:has|can|may|gets|is allowed)\b/;
 
+/** "this quarter", "this year": a period a standing arrangement holds for, not the moment's work. */
+export const LONG_PERIOD = String.raw`(?:quarter|year|half|semester)\b`;
+
+/**
+ * "still" of a lasting need ("… is still called by the mobile app"): a dependency that holds, not
+ * the state of the moment ("still failing", "I still need …").
+ */
+const STILL_OF_MOMENT = String.raw`still(?! (?:\w+ly )?(?:used|called|needed|required|relied on|depended on|in use|read|imported|consumed|supported|referenced|loaded)\b)`;
+
 /** Signals on the sentence as typed (fillers kept): how it opens. */
 const LEAD_SIGNALS: Array<[string, (raw: string) => boolean]> = [
   [
@@ -204,7 +213,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
     'deictic',
     has(
       new RegExp(
-        String.raw`\b(?:this|these|those)\b(?! (?:${SCOPE_NOUNS}|way)s?\b)|\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr|variable|print|method|key|deploy|approach|way|build|fix|module|class|component|endpoint|snapshot|diff|output|value|loop|code|version|works)\b`,
+        String.raw`\b(?:this|these|those)\b(?! (?:${SCOPE_NOUNS}|way)s?\b)(?! ${LONG_PERIOD})|\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr|variable|print|method|key|deploy|approach|way|build|fix|module|class|component|endpoint|snapshot|diff|output|value|loop|code|version|works)\b`,
       ),
     ),
   ],
@@ -217,7 +226,9 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'now',
     has(
-      /\b(?:for now|right now|(?<!from )now(?! on)|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|asap|temporarily|once more|again|this morning|this week|last week|earlier|later|yet|anymore|still)\b/,
+      new RegExp(
+        String.raw`\b(?:for now|right now|(?<!from )now(?! on)|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|asap|temporarily|once more|again|this morning|this week|last week|earlier|later|yet|anymore|${STILL_OF_MOMENT})\b`,
+      ),
     ),
   ],
   [

@@ -238,3 +238,12 @@ describe('a question put to someone through the agent is no rule', () =>
       'Please find out from Oskar who is on call this weekend.',
     ],
   ));
+
+describe('"still" of a lasting need and "this quarter" are standing, not the moment', () =>
+  judged(
+    [
+      "I'm the release captain this quarter, so version bumps come to me.",
+      'The v1 export endpoint is still called by the mobile app, so never remove its fields.',
+    ],
+    ['The login test is still failing on main.', 'Pause the deploys this week.', 'I still need the staging logs.'],
+  ));
