@@ -370,7 +370,14 @@ const PERSON_NAME_LEAD = /^[A-Z][a-z]+ (?:always|never|usually|often|still|keeps
  * is the named thing, not something in front of the user.
  */
 const TOPIC_LEAD =
-  /^(?:about |as for )?((?:the|our|that|those) [\w./@`'()+-]+(?: [\w./@`'()+-]+){0,6})\s*(?:[:?,.]|\s[-–—])\s+(.+)$/i;
+  /^(?:about |as for )?((?:(?:the|our|that|those) )?[\w./@`'()+-]+(?: [\w./@`'()+-]+){0,6})\s*(?:[:?,.]|\s[-–—])\s+(.+)$/i;
+/**
+ * "snapshot files, we commit them …": a thing named without "the" is a noun phrase — two words or
+ * more, or a plural — and opens with no verb of a request (a known one, or any word before a
+ * determiner: "rerun the flaky tests, then push them") nor a word of discourse ("done, pushed them").
+ */
+const BARE_TOPIC =
+  /^(?!(?:i|you|we|they|he|she|it|its|this|these|there|here|then|so|and|but|also|done|ok|okay|yes|no|now|please|just|all|both|some|any|every|each)\b)[a-z][\w./@`'()+-]*(?! (?:the|a|an|this|that|these|those|my|your|our|their|all|every|each|some|it|them|me|us)\b)(?: [\w./@`'()+-]+){1,6}$|^[a-z][\w-]*s$/i;
 const FINITE_VERB =
   /\b(?:is|are|was|were|be|been|has|have|had|do|does|did|don't|can|could|will|would|should|must|may|might|gets?|got|goes|went|needs?|uses?|runs?|owns?|i|we|you)\b/i;
 const POINTS_BACK = /\b(?:it|its|it's|them|they|they're|their)\b/i;
@@ -380,7 +387,9 @@ export function topicRest(sentence: string): string | null {
   const found = TOPIC_LEAD.exec(sentence);
   if (found === null) return null;
   const [, head, rest] = found as unknown as [string, string, string];
-  return !FINITE_VERB.test(head) && POINTS_BACK.test(rest) ? rest : null;
+  if (FINITE_VERB.test(head) || !POINTS_BACK.test(rest)) return null;
+  if (/^(?:the|our|that|those) /i.test(head)) return rest;
+  return BARE_TOPIC.test(head) && imperativeVerb(head.toLowerCase()) === null ? rest : null;
 }
 
 /** "… every form in the signup flow", "all the handlers", "… across the dashboard": a sweep over one place's existing things. */

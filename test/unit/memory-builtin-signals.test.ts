@@ -247,3 +247,9 @@ describe('"still" of a lasting need and "this quarter" are standing, not the mom
     ],
     ['The login test is still failing on main.', 'Pause the deploys this week.', 'I still need the staging logs.'],
   ));
+
+describe('a thing named first without "the" and pointed back at', () =>
+  judged(
+    ['golden files, we commit them, but nobody rewrites them without a review'],
+    ['flaky tests, rerun them', 'rerun the flaky tests, then push them', 'done, pushed them to the branch'],
+  ));
