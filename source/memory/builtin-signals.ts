@@ -193,9 +193,10 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   ['path', has(/(?:^|[\s`(])[\w.@~-]*\/[\w./*<>-]*/)],
   ['code', has(/`[^`]+`/)],
   // Imperative mood, and what it is about.
-  ['imperative', (s) => imperativeVerb(s) !== null],
-  ['imperative-policy', (s) => POLICY_VERBS.has(imperativeVerb(s) ?? '')],
-  ['imperative-task', (s) => TASK_VERBS.has(imperativeVerb(s) ?? '')],
+  // "The constants exported from limits.ts, treat them as …": the clause after a named thing has the mood.
+  ['imperative', (s) => moodVerb(s) !== null],
+  ['imperative-policy', (s) => POLICY_VERBS.has(moodVerb(s) ?? '')],
+  ['imperative-task', (s) => TASK_VERBS.has(moodVerb(s) ?? '')],
   [
     'object-indefinite',
     (s) => imperativeVerb(s) !== null && /^\S+ (?:(?:up|down|out|in|on) )?(?:a|an|some) /.test(stripLead(s)),
@@ -231,10 +232,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
       ),
     ),
   ],
-  [
-    'file-mention',
-    has(/\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|java|kt|md|json|ya?ml|toml|txt|sh|rb|css|scss|html|sql|cfg|ini)\b/),
-  ],
+  ['file-mention', (s) => fileAtHand(s)],
   ['line-mention', has(/\b(?:line|row|column) \d+|\bL\d+\b/)],
   ['first-person', has(/\b(?:i|i'm|i've|i'll|i'd|me|my|mine)\b/)],
   [
@@ -382,6 +380,29 @@ const FINITE_VERB =
   /\b(?:is|are|was|were|be|been|has|have|had|do|does|did|don't|can|could|will|would|should|must|may|might|gets?|got|goes|went|needs?|uses?|runs?|owns?|i|we|you)\b/i;
 const POINTS_BACK = /\b(?:it|its|it's|them|they|they're|their)\b/i;
 
+const FILE_NAME =
+  /\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|java|kt|md|json|ya?ml|toml|txt|sh|rb|css|scss|html|sql|cfg|ini)\b/g;
+
+/**
+ * What a convention names a file as, said just before it: an example of a kind ("named like
+ * orders_it.py", "as foo.test.ts") or the place a kind of thing lives ("it lives in services.py").
+ */
+const FILE_OF_CONVENTION =
+  /(?:\b(?:as|like|e\.g\.?|such as|named|called|ending in|ends? in)|\b(?:lives?|goes|go|belongs?|sits?|stays?|kept|defined|declared|registered) (?:only )?(?:in|inside|under))\s+[`'"]?[\w./*-]*$/;
+
+/**
+ * A file named as the thing to work on ("open limits.ts …", "… into schemas.py"): not one a
+ * convention names as an example or a place, nor one in the name of a thing a rule is then about
+ * ("the constants exported from limits.ts, treat them …").
+ */
+function fileAtHand(s: string): boolean {
+  const rest = topicRest(s);
+  const text = rest ?? s;
+  for (const found of text.matchAll(FILE_NAME))
+    if (!FILE_OF_CONVENTION.test(text.slice(Math.max(0, found.index - 40), found.index))) return true;
+  return false;
+}
+
 /** The clause after a thing named first that points back at it ("… treat them as …"), or null. */
 export function topicRest(sentence: string): string | null {
   const found = TOPIC_LEAD.exec(sentence);
@@ -409,6 +430,11 @@ export function imperativeVerb(s: string): string | null {
   const first = /^([a-z][a-z-]*)\b/.exec(stripLead(s))?.[1];
   if (first === undefined) return null;
   return POLICY_VERBS.has(first) || TASK_VERBS.has(first) || OTHER_VERBS.has(first) ? first : null;
+}
+
+/** The imperative verb of a sentence, or of the clause after the thing it names first. */
+function moodVerb(s: string): string | null {
+  return imperativeVerb(topicRest(s) ?? s);
 }
 
 export function shortSentence(s: string): boolean {

@@ -253,3 +253,18 @@ describe('a thing named first without "the" and pointed back at', () =>
     ['golden files, we commit them, but nobody rewrites them without a review'],
     ['flaky tests, rerun them', 'rerun the flaky tests, then push them', 'done, pushed them to the branch'],
   ));
+
+describe('a file named as the subject, the place or an example of a convention', () =>
+  judged(
+    [
+      'integration tests sit beside the module they cover, named like orders_it.py',
+      'e2e specs sit in their own folder here, as checkout.e2e.ts',
+      'the constants exported from limits.ts, treat them as part of the public API',
+    ],
+    [
+      'Open limits.ts and bump the retry cap.',
+      'Move the validators into schemas.py.',
+      'schemas.py crashes on an empty payload.',
+      'the helpers in backoff.go, delete them',
+    ],
+  ));
