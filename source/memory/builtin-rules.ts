@@ -59,7 +59,7 @@ const RULES: Rule[] = [
   {
     name: 'from-now-on',
     pattern:
-      /^(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\s*,?\s+(.+)$/i,
+      /^(?:(?:from now on|going forward|moving forward|in (?:the )?future|henceforth|from here on(?: out)?)\s*,?|(?:for )?next time\s*[,:])\s+(.+)$/i,
     type: 'work_method',
     priority: 85,
     confidence: 0.85,

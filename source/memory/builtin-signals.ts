@@ -190,7 +190,8 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
       /\b(?:is|are|gets?) (?:\w+ly )?(?:written|rewritten|persisted|produced|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
     ),
   ],
-  ['path', has(/(?:^|[\s`(])[\w.@~-]*\/[\w./*<>-]*/)],
+  // Not a rate after its number: "50 jobs/min", "5 req/s".
+  ['path', has(/(?:^|(?<!\d)[\s`(])[\w.@~-]*\/[\w./*<>-]*/)],
   ['code', has(/`[^`]+`/)],
   // Imperative mood, and what it is about.
   // "The constants exported from limits.ts, treat them as …": the clause after a named thing has the mood.
@@ -372,10 +373,11 @@ const TOPIC_LEAD =
 /**
  * "snapshot files, we commit them …": a thing named without "the" is a noun phrase — two words or
  * more, or a plural — and opens with no verb of a request (a known one, or any word before a
- * determiner: "rerun the flaky tests, then push them") nor a word of discourse ("done, pushed them").
+ * determiner: "rerun the flaky tests, then push them"), a word of discourse ("done, pushed them") or
+ * a preposition ("for next time: …").
  */
 const BARE_TOPIC =
-  /^(?!(?:i|you|we|they|he|she|it|its|this|these|there|here|then|so|and|but|also|done|ok|okay|yes|no|now|please|just|all|both|some|any|every|each)\b)[a-z][\w./@`'()+-]*(?! (?:the|a|an|this|that|these|those|my|your|our|their|all|every|each|some|it|them|me|us)\b)(?: [\w./@`'()+-]+){1,6}$|^[a-z][\w-]*s$/i;
+  /^(?!(?:i|you|we|they|he|she|it|its|this|these|there|here|then|so|and|but|also|done|ok|okay|yes|no|now|please|just|all|both|some|any|every|each|for|in|on|at|to|from|with|by|of|after|before|when|if|once|next)\b)[a-z][\w./@`'()+-]*(?! (?:the|a|an|this|that|these|those|my|your|our|their|all|every|each|some|it|them|me|us)\b)(?: [\w./@`'()+-]+){1,6}$|^[a-z][\w-]*s$/i;
 const FINITE_VERB =
   /\b(?:is|are|was|were|be|been|has|have|had|do|does|did|don't|can|could|will|would|should|must|may|might|gets?|got|goes|went|needs?|uses?|runs?|owns?|i|we|you)\b/i;
 const POINTS_BACK = /\b(?:it|its|it's|them|they|they're|their)\b/i;

@@ -268,3 +268,15 @@ describe('a file named as the subject, the place or an example of a convention',
       'the helpers in backoff.go, delete them',
     ],
   ));
+
+describe('"for next time:" opens a rule', () =>
+  judged(
+    [
+      'for next time: migrations never drop a column in the release that stops reading it',
+      'next time, mention the ticket number in the commit subject',
+    ],
+    ['Next time I am in the office I will show you the rack.', 'next time, could you paste the whole log?'],
+  ));
+
+describe('a rate is no path', () =>
+  judged([], ['cap the worker pool, 50 jobs/min tops', 'throttle the crawler to the partner site, 5 req/s max']));
