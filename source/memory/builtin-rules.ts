@@ -8,7 +8,7 @@
 // corrections, stative conventions, and the one-off markers that count against), weighed by
 // builtin-weights.ts. Each draft records the signals that fired, and the review shows them.
 
-import { CORRECTION_LEAD, LONG_PERIOD, sentenceSignals, topicRest } from './builtin-signals.js';
+import { CORRECTION_LEAD, LONG_PERIOD, sentenceSignals, THOSE_OF_KIND, topicRest } from './builtin-signals.js';
 import { SIGNAL_WEIGHTS } from './builtin-weights.js';
 
 export type DraftType = 'work_fact' | 'work_task' | 'work_method' | 'work_artifact';
@@ -439,7 +439,8 @@ export function signalsOf(view: SentenceView): { signals: string[]; rule: Rule |
     }
   // A thing named first and pointed back at ("the seed script, keep it idempotent"): "it" is that thing.
   const oneOff = signals.includes('topic-lead') ? ONE_OFF.filter((pattern) => pattern !== ONE_OFF_PRONOUN) : ONE_OFF;
-  if (oneOff.some((pattern) => pattern.test(view.cleaned))) signals.push('one-off');
+  const atHand = view.cleaned.replace(THOSE_OF_KIND, '');
+  if (oneOff.some((pattern) => pattern.test(atHand))) signals.push('one-off');
   // A marker inside a story, a report or the work at hand: its own signal, so the weights learn
   // how much of the marker's pull such a context takes back, pooled over every kind of context.
   if (rule !== null && signals.some((name) => name === 'one-off' || NARRATIVE.has(name))) signals.push(MARKER_AGAINST);

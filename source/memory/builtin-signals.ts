@@ -55,6 +55,18 @@ export const LONG_PERIOD = String.raw`(?:quarter|year|half|semester)\b`;
  */
 const STILL_OF_MOMENT = String.raw`still(?! (?:\w+ly )?(?:used|called|needed|required|relied on|depended on|in use|read|imported|consumed|supported|referenced|loaded)\b)`;
 
+/**
+ * "I approve all access requests, so forward those to me": "those" or "these" standing alone in a
+ * later clause, pointing back at the kind of thing the first clause named with every, each, all or
+ * any — not at something in front of the user.
+ */
+export const THOSE_OF_KIND =
+  /(?<=\b(?:every|each|all|any) [^,;]*[,;][^,;]*)\b(?:those|these)(?=\s*(?:$|[,.;:!]|\s(?:to|with|too|first|as well)\b))/i;
+
+const DEICTIC = new RegExp(
+  String.raw`\b(?:this|these|those)\b(?! (?:${SCOPE_NOUNS}|way)s?\b)(?! ${LONG_PERIOD})|\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr|variable|print|method|key|deploy|approach|way|build|fix|module|class|component|endpoint|snapshot|diff|output|value|loop|code|version|works)\b`,
+);
+
 /** Signals on the sentence as typed (fillers kept): how it opens. */
 const LEAD_SIGNALS: Array<[string, (raw: string) => boolean]> = [
   [
@@ -211,14 +223,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
       ),
   ],
   // The work in front of the user.
-  [
-    'deictic',
-    has(
-      new RegExp(
-        String.raw`\b(?:this|these|those)\b(?! (?:${SCOPE_NOUNS}|way)s?\b)(?! ${LONG_PERIOD})|\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr|variable|print|method|key|deploy|approach|way|build|fix|module|class|component|endpoint|snapshot|diff|output|value|loop|code|version|works)\b`,
-      ),
-    ),
-  ],
+  ['deictic', (s) => DEICTIC.test(s.replace(THOSE_OF_KIND, ''))],
   [
     'pronoun-object',
     has(

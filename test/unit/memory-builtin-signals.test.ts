@@ -280,3 +280,9 @@ describe('"for next time:" opens a rule', () =>
 
 describe('a rate is no path', () =>
   judged([], ['cap the worker pool, 50 jobs/min tops', 'throttle the crawler to the partner site, 5 req/s max']));
+
+describe('"those" pointing back at what the sentence named is no work at hand', () =>
+  judged(
+    ['I approve all production access requests, so forward those to me'],
+    ['Fix those.', 'Revert those two commits on the release branch.'],
+  ));
