@@ -299,10 +299,11 @@ export function proseLines(text: string): string[] {
 const ABBREVIATION_END = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no)\.$/i;
 
 function sentencesOf(line: string): string[] {
-  // After ". " before a capital or a quote, and after a full-width stop ("。", "！", "？") of CJK text.
+  // After ". " before a capital or a quote, before a lower-case word after a word, a call or code
+  // ("… through toCents(). the helper …"), and after a full-width stop ("。", "！", "？") of CJK text.
   const parts = line
     .replace(/^(?:[-*•]|\d+[.)])\s+/, '')
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'([])|(?<=\p{L}{2}[.!?])\s+(?=\p{Ll})|(?<=[。！？])\s*(?=\S)/u);
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}`"'([])|(?<=(?:\p{L}{2}|[)`])[.!?])\s+(?=\p{Ll})|(?<=[。！？])\s*(?=\S)/u);
   const sentences: string[] = [];
   for (const part of parts) {
     const last = sentences.length - 1;

@@ -286,3 +286,12 @@ describe('"those" pointing back at what the sentence named is no work at hand', 
     ['I approve all production access requests, so forward those to me'],
     ['Fix those.', 'Revert those two commits on the release branch.'],
   ));
+
+describe('a call closing a sentence ends it before a lower-case one', () =>
+  it('"… through toCents(). the helper …" is two sentences, the rule drafted with its reason', () =>
+    assert.deepEqual(
+      drafted(
+        'all money goes through toCents(). the helper rounds half to even, so a raw float never reaches the ledger',
+      ),
+      ['All money goes through toCents(). The helper rounds half to even, so a raw float never reaches the ledger.'],
+    )));
