@@ -126,7 +126,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'scope-env',
     has(
-      /\bin (?:ci|production|prod|staging|tests|unit tests|code review|reviews|prs|pull requests|the pipeline|every environment)\b/,
+      /\bin (?:ci|production|prod|staging|tests|unit tests|code review|reviews|prs|pull requests|the pipeline|every environment)\b|\b(?:on|from) ci\b/,
     ),
   ],
   [

@@ -295,3 +295,9 @@ describe('a call closing a sentence ends it before a lower-case one', () =>
       ),
       ['All money goes through toCents(). The helper rounds half to even, so a raw float never reaches the ledger.'],
     )));
+
+describe('"on CI" and "from CI" scope a rule as "in CI" does', () =>
+  judged(
+    ["the memory profiler is unreliable on shared runners, so its figures from CI can't be compared"],
+    ['Run the migration on CI once more.', 'The lint job failed on CI after your last push.'],
+  ));
