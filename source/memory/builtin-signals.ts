@@ -61,7 +61,7 @@ const STILL_OF_MOMENT = String.raw`still(?! (?:\w+ly )?(?:used|called|needed|req
  * any — not at something in front of the user.
  */
 export const THOSE_OF_KIND =
-  /(?<=\b(?:every|each|all|any) [^,;]*[,;][^,;]*)\b(?:those|these)(?=\s*(?:$|[,.;:!]|\s(?:to|with|too|first|as well)\b))/i;
+  /\b(?:those|these)(?<=\b(?:every|each|all|any) [^,;]*[,;][^,;]*\b(?:those|these))(?=\s*(?:$|[,.;:!]|\s(?:to|with|too|first|as well)\b))/i;
 
 const DEICTIC = new RegExp(
   String.raw`\b(?:this|these|those)\b(?! (?:${SCOPE_NOUNS}|way)s?\b)(?! ${LONG_PERIOD})|\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr|variable|print|method|key|deploy|approach|way|build|fix|module|class|component|endpoint|snapshot|diff|output|value|loop|code|version|works)\b`,
@@ -412,6 +412,13 @@ function fileAtHand(s: string): boolean {
 
 /** The clause after a thing named first that points back at it ("… treat them as …"), or null. */
 export function topicRest(sentence: string): string | null {
+  // Several signals of one sentence ask in turn: the last answer is kept.
+  if (sentence !== lastTopic.sentence) lastTopic = { sentence, rest: readTopicRest(sentence) };
+  return lastTopic.rest;
+}
+let lastTopic: { sentence: string; rest: string | null } = { sentence: '', rest: null };
+
+function readTopicRest(sentence: string): string | null {
   const found = TOPIC_LEAD.exec(sentence);
   if (found === null) return null;
   const [, head, rest] = found as unknown as [string, string, string];
