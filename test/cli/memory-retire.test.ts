@@ -48,22 +48,23 @@ async function cli(home: string, cwd: string, args: string[], env: NodeJS.Proces
 }
 
 /**
- * The same call in this process (support/cli-in-process.ts), for refusals made before anything is
- * written and for a sync that only sets up the state a refusal is checked in: each spawn of the bin
- * is about half a second of CPU. One refusal of each exit code (6 and 2) stays with the bin.
+ * The same call in this process (support/cli-in-process.ts), through the same main and a local host
+ * of its own, where the process is not what is tested: each spawn of the bin is 0.5–1.5 s of CPU.
+ * The bin keeps the kill -9, the editor, one call of each command (sync, retire, approve, promote,
+ * get, memory search) and one refusal of each exit code (6 and 2).
  */
 async function inProcess(home: string, cwd: string, args: string[]) {
   return runCliInProcess([...args, '--home', home], { cwd });
 }
 
 async function retire(home: string, cwd: string, ...args: string[]): Promise<PlanJson> {
-  const run = await cli(home, cwd, ['memory', 'retire', ...args, '--json']);
+  const run = await inProcess(home, cwd, ['memory', 'retire', ...args, '--json']);
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as PlanJson;
 }
 
-async function approve(home: string, cwd: string, plan: PlanJson): Promise<void> {
-  const run = await cli(home, cwd, ['memory', 'approve', plan.planId, '--digest', plan.planDigest, '--json']);
+async function approve(home: string, cwd: string, plan: PlanJson, through = inProcess): Promise<void> {
+  const run = await through(home, cwd, ['memory', 'approve', plan.planId, '--digest', plan.planDigest, '--json']);
   assert.equal(run.code, 0, run.stderr);
 }
 
@@ -97,19 +98,19 @@ describe('memory retire', () => {
     assert.equal(file!.targetBlobHash, git(repo, 'hash-object', path).trim(), "the file's git blob");
 
     // Not approved: promote refuses and removes nothing.
-    const early = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    const early = await inProcess(home, repo, ['memory', 'promote', plan.planId]);
     assert.equal(early.code, 5, early.stderr);
     assert.match(early.stderr, /not approved yet/);
     assert.ok(existsSync(path));
 
-    await approve(home, repo, plan);
+    await approve(home, repo, plan, cli);
     // kill -9 right after the file step: the file is gone, the journal still says applying.
     const killed = await cli(home, repo, ['memory', 'promote', plan.planId], {
       COMMON_MEMORY_FAULTS: 'promote.afterFile.1=kill',
     });
     assert.notEqual(killed.code, 0, 'the promote was killed');
     assert.ok(!existsSync(path), 'the removal happened before the kill');
-    const resumed = await cli(home, repo, ['memory', 'promote', plan.planId, '--json']);
+    const resumed = await inProcess(home, repo, ['memory', 'promote', plan.planId, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
     const done = JSON.parse(resumed.stdout) as PlanJson;
     assert.equal(done.status, 'applied');
@@ -117,7 +118,7 @@ describe('memory retire', () => {
 
     const got = await cli(home, repo, ['get', 'legacy-config', '--json']);
     assert.equal(got.code, 6, `${got.stdout}${got.stderr}`);
-    assert.equal((await cli(home, repo, ['get', 'kept-rule', '--json'])).code, 0, 'the other entry stays');
+    assert.equal((await inProcess(home, repo, ['get', 'kept-rule', '--json'])).code, 0, 'the other entry stays');
     const search = await cli(home, repo, ['memory', 'search', 'configuration', '--json']);
     assert.deepEqual(JSON.parse(search.stdout).results, []);
     // git keeps the history: the removal is a change to commit, the old bytes are in HEAD.
@@ -133,7 +134,7 @@ describe('memory retire', () => {
     const path = join(projectRoot(repo), KEPT);
     appendFileSync(path, 'A line a teammate added.\n');
     const edited = readFileSync(path);
-    const promoted = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    const promoted = await inProcess(home, repo, ['memory', 'promote', plan.planId]);
     assert.equal(promoted.code, 5, promoted.stderr);
     assert.match(
       flat(promoted.stdout),
@@ -141,10 +142,10 @@ describe('memory retire', () => {
     );
     assert.match(flat(promoted.stdout), /nothing was removed/);
     assert.deepEqual(readFileSync(path), edited, 'the edited file is kept byte for byte');
-    const again = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    const again = await inProcess(home, repo, ['memory', 'promote', plan.planId]);
     assert.equal(again.code, 5);
     assert.match(again.stderr, /was voided/);
-    assert.equal((await cli(home, repo, ['get', 'kept-rule', '--json'])).code, 0);
+    assert.equal((await inProcess(home, repo, ['get', 'kept-rule', '--json'])).code, 0);
   });
 
   it('retires a user-scope entry from outside any git worktree', async () => {
@@ -153,7 +154,7 @@ describe('memory retire', () => {
     writeEntry(userRoot(home), 'my-editor', 'My editor', 'I use two-space indents.');
     const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
     // The user memory is in no git repository: the text says where the removed bytes stay instead.
-    const text = await cli(home, outside, ['memory', 'retire', 'my-editor']);
+    const text = await inProcess(home, outside, ['memory', 'retire', 'my-editor']);
     assert.equal(text.code, 0, text.stderr);
     assert.doesNotMatch(flat(text.stdout), /git keeps/);
     assert.match(
@@ -163,11 +164,11 @@ describe('memory retire', () => {
     const plan = await retire(home, outside, 'my-editor');
     assert.equal(plan.scope, 'user');
     await approve(home, outside, plan);
-    const promoted = await cli(home, outside, ['memory', 'promote', plan.planId, '--json']);
+    const promoted = await inProcess(home, outside, ['memory', 'promote', plan.planId, '--json']);
     assert.equal(promoted.code, 0, promoted.stderr);
     assert.equal((JSON.parse(promoted.stdout) as PlanJson).files[0]!.state, 'removed');
     assert.ok(!existsSync(join(userRoot(home), 'work_method', 'my-editor.md')));
-    assert.equal((await cli(home, outside, ['get', 'my-editor', '--json'])).code, 6);
+    assert.equal((await inProcess(home, outside, ['get', 'my-editor', '--json'])).code, 6);
   });
 
   it('a user-scope entry in a data home inside a git repository (a dotfiles repository) is not said to be in none', async () => {
@@ -180,12 +181,12 @@ describe('memory retire', () => {
     git(dotfiles, 'add', join('.common-memory', 'memory', 'work_method', 'my-editor.md'));
     git(dotfiles, 'commit', '-q', '-m', 'dotfiles');
     const outside = mkdtempSync(join(tmpdir(), 'cm-outside-'));
-    const committed = await cli(home, outside, ['memory', 'retire', 'my-editor']);
+    const committed = await inProcess(home, outside, ['memory', 'retire', 'my-editor']);
     assert.equal(committed.code, 0, committed.stderr);
     assert.doesNotMatch(flat(committed.stdout), /in no git repository/);
     assert.match(flat(committed.stdout), /git keeps the file's history once the removal is committed/);
     assert.equal((await retire(home, outside, 'my-editor')).history, 'committed');
-    const fresh = await cli(home, outside, ['memory', 'retire', 'my-shell']);
+    const fresh = await inProcess(home, outside, ['memory', 'retire', 'my-shell']);
     assert.equal(fresh.code, 0, fresh.stderr);
     assert.match(flat(fresh.stdout), /the file was never committed: once removed, its text stays only in this plan/);
     assert.equal((await retire(home, outside, 'my-shell')).history, 'uncommitted');
@@ -195,13 +196,13 @@ describe('memory retire', () => {
     const home = tempHome('cm-retire-history');
     const repo = repository(home);
     // Committed as they are: git keeps them.
-    const committed = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
+    const committed = await inProcess(home, repo, ['memory', 'retire', 'kept-rule']);
     assert.equal(committed.code, 0, committed.stderr);
     assert.match(flat(committed.stdout), /git keeps the file's history once the removal is committed/);
     assert.equal((await retire(home, repo, 'kept-rule')).history, 'committed');
     // Edited since the commit: git keeps only the committed version.
     appendFileSync(join(projectRoot(repo), KEPT), 'A line not committed yet.\n');
-    const edited = await cli(home, repo, ['memory', 'retire', 'kept-rule']);
+    const edited = await inProcess(home, repo, ['memory', 'retire', 'kept-rule']);
     assert.equal(edited.code, 0, edited.stderr);
     assert.match(
       flat(edited.stdout),
@@ -210,7 +211,7 @@ describe('memory retire', () => {
     assert.equal((await retire(home, repo, 'kept-rule')).history, 'changed');
     // Never committed: git has nothing of it.
     writeEntry(projectRoot(repo), 'fresh-rule', 'A fresh rule', 'Run the linter before pushing.');
-    const fresh = await cli(home, repo, ['memory', 'retire', 'fresh-rule']);
+    const fresh = await inProcess(home, repo, ['memory', 'retire', 'fresh-rule']);
     assert.equal(fresh.code, 0, fresh.stderr);
     assert.doesNotMatch(flat(fresh.stdout), /git keeps/);
     assert.match(
@@ -221,7 +222,7 @@ describe('memory retire', () => {
     // A repository with no commit at all: the same.
     const bare = gitRepo(home, 'empty-repo');
     writeEntry(projectRoot(bare), 'first-rule', 'A first rule', 'Write the tests first.');
-    const first = await cli(home, bare, ['memory', 'retire', 'first-rule']);
+    const first = await inProcess(home, bare, ['memory', 'retire', 'first-rule']);
     assert.equal(first.code, 0, first.stderr);
     assert.match(flat(first.stdout), /the file was never committed/);
     // The user memory: in no repository.
@@ -237,8 +238,8 @@ describe('memory retire', () => {
       join(projectRoot(repo), 'scenes', 'reviews.md'),
       '---\nscene: reviews\ntitle: Reviews\nentries: ["kept-rule"]\n---\nHow reviews go.\n',
     );
-    assert.equal((await cli(home, repo, ['memory', 'sync', '--json'])).code, 0);
-    const retired = await cli(home, repo, ['memory', 'retire', 'scene:reviews']);
+    assert.equal((await inProcess(home, repo, ['memory', 'sync', '--json'])).code, 0);
+    const retired = await inProcess(home, repo, ['memory', 'retire', 'scene:reviews']);
     assert.equal(retired.code, 2, retired.stderr);
     assert.doesNotMatch(retired.stderr, /no file holds it/);
     assert.match(retired.stderr, /"scene:reviews" is a scene, not an entry: scenes change through consolidation/);
@@ -247,7 +248,7 @@ describe('memory retire', () => {
     assert.equal(revised.code, 2, revised.stderr);
     assert.match(revised.stderr, /"scene:reviews" is a scene, not an entry: scenes change through consolidation/);
     assert.doesNotMatch(revised.stderr, /type` must be one of|editor/);
-    const doctrine = await cli(home, repo, ['memory', 'retire', 'doctrine:small-reviews']);
+    const doctrine = await inProcess(home, repo, ['memory', 'retire', 'doctrine:small-reviews']);
     assert.equal(doctrine.code, 2, doctrine.stderr);
     assert.match(doctrine.stderr, /"doctrine:small-reviews" is doctrine, not an entry/);
     assert.ok(existsSync(join(projectRoot(repo), 'scenes', 'reviews.md')));

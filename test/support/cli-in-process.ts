@@ -6,8 +6,8 @@
 // It pays for reads (a read-only connection) and for calls to a running host (its HTTP API): a few
 // milliseconds against about half a second of CPU per spawn. A command that writes without a host
 // starts a local host here (about 0.25 s of CPU under `npm test`, whose hosts run their threads from
-// dist/; about 1.4 s in a file run alone, under tsx); such calls stay with `runCli` all the same:
-// the write through the shipped process is what those tests are about.
+// dist/; about 1.4 s in a file run alone, under tsx) against 0.5–1.5 s for a spawn that writes: a
+// test file keeps its first call of each command with `runCli`, for the real process's exit code.
 import { main } from '../../source/cli/main.js';
 import type { CliResult } from './cli.js';
 
