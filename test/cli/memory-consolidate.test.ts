@@ -1,14 +1,17 @@
-// `memory consolidate` through the real shipped bin, in a real git repository: the built-in runner
-// proposes retirements, merges and scenes over the repository's approved entries; the patch waits
-// in `memory review` (text and --json) as one item with its operations and what each rests on; no
-// file in the memory root changes; the same entries again answer unchanged; an edited entry makes a
-// new task; bad scopes are usage errors.
+// `memory consolidate` in a real git repository: the built-in runner proposes retirements, merges
+// and scenes over the repository's approved entries; the patch waits in `memory review` (text and
+// --json) as one item with its operations and what each rests on; no file in the memory root
+// changes; the same entries again answer unchanged; an edited entry makes a new task; bad scopes are
+// usage errors. One call of each command (consolidate, review, prepare, patch) and one usage error
+// go through the real shipped bin; the others call the same main in this process
+// (support/cli-in-process.ts), each spawn of the bin being 0.5–1.5 s of CPU.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { entryText, projectRoot, writeConsolidationEntries } from '../support/memory-files.js';
 import { McpTestClient } from '../support/mcp-client.js';
 
@@ -45,6 +48,7 @@ describe('memory consolidate', () => {
     const repo = repository(home);
     const before = snapshotFiles(projectRoot(repo));
     const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
 
     const run = await cli('memory', 'consolidate', '--json');
     assert.equal(run.code, 0, run.stderr);
@@ -64,7 +68,7 @@ describe('memory consolidate', () => {
     assert.match(scene!.newContent!, /^scene: "migration/m);
     assert.deepEqual(snapshotFiles(projectRoot(repo)), before, 'no file in the memory root changed');
 
-    const review = await cli('memory', 'review', '--json');
+    const review = await local('memory', 'review', '--json');
     assert.equal(review.code, 0, review.stderr);
     const queued = JSON.parse(review.stdout);
     assert.equal(queued.patches.length, 1);
@@ -89,7 +93,7 @@ describe('memory consolidate', () => {
       new RegExp(`^ {2}prepare it:\n {4}common-memory memory prepare ${result.taskId} \\[--operations 1,3\\]$`, 'm'),
     );
 
-    const again = await cli('memory', 'consolidate');
+    const again = await local('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
     // Wrapped to 80 columns: read as one text.
     assert.match(again.stdout.replace(/\s+/g, ' '), new RegExp(`unchanged since consolidation ${result.taskId}`));
@@ -99,7 +103,7 @@ describe('memory consolidate', () => {
       join(projectRoot(repo), 'work_method', 'jest.md'),
       entryText('jest', 'Run the unit tests with jest', 'Use `pnpm jest --ci`.\n'),
     );
-    const edited = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    const edited = JSON.parse((await local('memory', 'consolidate', '--json')).stdout);
     assert.equal(edited.outcome, 'accepted');
     assert.notEqual(edited.taskId, result.taskId);
     assert.deepEqual((edited.patch.operations as Operation[]).find((o) => o.op === 'retire')!.basedOn, [
@@ -113,16 +117,17 @@ describe('memory consolidate', () => {
     const outside = join(dirname(home), 'plain-directory');
     mkdirSync(outside);
     const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: outside });
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: outside });
     const refused = await cli('memory', 'consolidate', '--scope', 'project');
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /not inside a git worktree/);
-    const bad = await cli('memory', 'consolidate', '--scope', 'team');
+    const bad = await local('memory', 'consolidate', '--scope', 'team');
     assert.equal(bad.code, 2);
-    const text = await cli('memory', 'consolidate', '--scope', 'user');
+    const text = await local('memory', 'consolidate', '--scope', 'user');
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^no approved entries in the user memory: nothing to consolidate/);
     assert.doesNotMatch(text.stdout, /memory review/, 'a patch with no operation sends nobody to review');
-    const user = JSON.parse((await cli('memory', 'consolidate', '--scope', 'user', '--json')).stdout);
+    const user = JSON.parse((await local('memory', 'consolidate', '--scope', 'user', '--json')).stdout);
     assert.equal(user.scope, 'user');
     assert.equal(user.entries, 0);
     assert.deepEqual(user.patch.operations, []);
@@ -138,8 +143,8 @@ describe('memory consolidate', () => {
       '---\nscene: schema-changes\ntitle: "How we change the schema"\nowner: "data team"\nentries: ["mig-1", "mig-2"]\n---\nOur own words.\n',
     );
     writeFileSync(join(scenes, 'broken.md'), '---\nscene: broken\n---\n');
-    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
-    const run = await cli('memory', 'consolidate', '--json');
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
+    const run = await local('memory', 'consolidate', '--json');
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout);
     assert.deepEqual(result.problems, ['scenes/broken.md:3: `title` is required: a non-empty string on one line']);
@@ -157,7 +162,7 @@ describe('memory consolidate', () => {
       join(scenes, 'schema-changes.md'),
       '---\nscene: schema-changes\ntitle: "How we change the schema"\nentries: ["mig-1", "mig-2", "mig-3"]\n---\nOur own words.\n',
     );
-    const again = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    const again = JSON.parse((await local('memory', 'consolidate', '--json')).stdout);
     assert.equal(again.outcome, 'accepted');
     assert.notEqual(again.taskId, result.taskId);
     assert.deepEqual(
@@ -172,12 +177,12 @@ describe('memory consolidate', () => {
     const repo = repository(home);
     mkdirSync(join(projectRoot(repo), 'scenes'));
     writeFileSync(join(projectRoot(repo), 'scenes', 'broken.md'), '---\nscene: broken\n---\n');
-    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
-    const first = await cli('memory', 'consolidate');
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
+    const first = await local('memory', 'consolidate');
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
     // Run again (unchanged), the file is still left out and still named.
-    const again = await cli('memory', 'consolidate');
+    const again = await local('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^left out: scenes\/broken\.md:3: `title` is required/m);
   });
@@ -186,11 +191,12 @@ describe('memory consolidate', () => {
     const home = tempHome('cm-consolidate-prepared-again');
     const repo = repository(home);
     const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
-    const first = JSON.parse((await cli('memory', 'consolidate', '--json')).stdout);
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
+    const first = JSON.parse((await local('memory', 'consolidate', '--json')).stdout);
     const prepared = await cli('memory', 'prepare', first.taskId, '--json');
     assert.equal(prepared.code, 0, prepared.stderr);
     const planId = JSON.parse(prepared.stdout).planId as string;
-    const again = await cli('memory', 'consolidate');
+    const again = await local('memory', 'consolidate');
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stdout, /in memory review/);
     assert.match(
@@ -204,11 +210,11 @@ describe('memory consolidate', () => {
     const repo = gitRepo(home, 'repo');
     mkdirSync(join(projectRoot(repo), 'work_method'), { recursive: true });
     writeFileSync(join(projectRoot(repo), 'work_method', 'solo.md'), entryText('solo', 'Only rule', 'Keep it small.'));
-    const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
-    const run = await cli('memory', 'consolidate');
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
+    const run = await local('memory', 'consolidate');
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^consolidated 1 approved entry: nothing to propose/);
-    const again = await cli('memory', 'consolidate');
+    const again = await local('memory', 'consolidate');
     assert.match(again.stdout, /^consolidated 1 approved entry: nothing to propose/);
   });
 
@@ -218,11 +224,12 @@ describe('memory consolidate', () => {
     const home = tempHome('cm-consolidate-empty');
     const repo = gitRepo(home, 'repo');
     const cli = (...args: string[]) => runCli([...args, '--home', home], { cwd: repo });
-    const text = await cli('memory', 'consolidate');
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home], { cwd: repo });
+    const text = await local('memory', 'consolidate');
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^no approved entries in the project memory: nothing to consolidate/);
     assert.doesNotMatch(text.stdout, /con-/, 'no id that nothing can be done with');
-    const json = await cli('memory', 'consolidate', '--json');
+    const json = await local('memory', 'consolidate', '--json');
     assert.equal(json.code, 0, json.stderr);
     const taskId = JSON.parse(json.stdout).taskId as string;
     for (const command of ['prepare', 'patch']) {
@@ -234,7 +241,7 @@ describe('memory consolidate', () => {
         new RegExp(`Consolidation task ${taskId} proposed nothing, so it kept no patch`),
         command,
       );
-      const short = await cli('memory', command, taskId.slice(0, 8));
+      const short = await local('memory', command, taskId.slice(0, 8));
       assert.match(short.stderr, new RegExp(`task ${taskId} proposed nothing`), `${command} by a start of the id`);
     }
   });
@@ -259,7 +266,7 @@ describe('memory consolidate', () => {
     const home = tempHome('cm-consolidate-preview');
     const repo = repository(home);
     const before = snapshotFiles(projectRoot(repo));
-    const cli = (...args: string[]) => runCli([...args, '--home', home, '--json'], { cwd: repo });
+    const local = (...args: string[]) => runCliInProcess([...args, '--home', home, '--json'], { cwd: repo });
     const client = await McpTestClient.start(home, repo);
     let preview: Record<string, unknown>;
     try {
@@ -280,12 +287,12 @@ describe('memory consolidate', () => {
     } finally {
       await client.close();
     }
-    const review = await cli('memory', 'review');
+    const review = await local('memory', 'review');
     assert.equal(review.code, 0, review.stderr);
     assert.deepEqual(JSON.parse(review.stdout).patches, [], 'a preview runs nothing');
     assert.deepEqual(snapshotFiles(projectRoot(repo)), before, 'and changes no file');
 
-    const run = await cli('memory', 'consolidate');
+    const run = await local('memory', 'consolidate');
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout);
     assert.equal(result.outcome, 'accepted');
