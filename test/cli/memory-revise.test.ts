@@ -41,12 +41,13 @@ async function cli(home: string, cwd: string, args: string[], env: NodeJS.Proces
 }
 
 /**
- * The same call in this process (support/cli-in-process.ts): for reads and for what is refused before
- * anything is written, where the shipped process is not what is tested (each spawn is about half a
- * second of CPU). The editor, stdin, a FIFO and every write stay with the bin.
+ * The same call in this process (support/cli-in-process.ts), through the same main and a local host
+ * of its own, where the shipped process is not what is tested (each spawn is 0.5–1.5 s of CPU):
+ * reads, revisions from --file, refusals before anything is written, prepares and promotions. The
+ * editor, a FIFO, one call of each command and one refusal of each exit code stay with the bin.
  */
-async function inProcess(home: string, cwd: string, args: string[]) {
-  return runCliInProcess([...args, '--home', home], { cwd, env: { VISUAL: '', EDITOR: '' } });
+async function inProcess(home: string, cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCliInProcess([...args, '--home', home], { cwd, env: { VISUAL: '', EDITOR: '', ...env } });
 }
 
 async function queued(home: string, cwd: string): Promise<number> {
@@ -150,7 +151,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
       path,
       '---\ntitle: Keep reviews short\nappliesWhen: "opening a pull request"\ntype: work_method\n---\n\nKeep each review under 300 lines.\n',
     );
-    const run = await cli(home, repo, ['memory', 'revise', 'kept-rule', '--file', path, '--json']);
+    const run = await inProcess(home, repo, ['memory', 'revise', 'kept-rule', '--file', path, '--json']);
     assert.equal(run.code, 0, run.stderr);
     const revised = JSON.parse(run.stdout) as Revised;
     assert.equal(revised.changed, true);
@@ -159,7 +160,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const review = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
     const [queuedRevision] = (JSON.parse(review.stdout) as { candidates: Array<{ snapshot: string }> }).candidates;
     assert.match(queuedRevision!.snapshot, /^- \[kept-rule\] \(project, priority \d+\) title: "Keep reviews short"/);
-    const prepared = await cli(home, repo, ['memory', 'prepare', revised.candidateId!, '--json']);
+    const prepared = await inProcess(home, repo, ['memory', 'prepare', revised.candidateId!, '--json']);
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = JSON.parse(prepared.stdout) as { diff: string; files: Array<{ action: string; entryId: string }> };
     assert.deepEqual(
@@ -187,7 +188,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
       copy,
       `---\ntitle: Where configuration is loaded\nappliesWhen: working in this repository\ntype: work_method\n---\n${OLD_LINE}\n\n`,
     );
-    const sameFile = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--file', copy, '--json']);
+    const sameFile = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', copy, '--json']);
     assert.equal(sameFile.code, 0, sameFile.stderr);
     assert.deepEqual(JSON.parse(sameFile.stdout), {
       entryId: 'legacy-config',
@@ -209,7 +210,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
       'urgent.md',
       '---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: work_method\n---\nRun `npm run lint` before every push.\n',
     );
-    const run = await cli(home, repo, ['memory', 'revise', 'urgent-rule', '--file', path, '--json']);
+    const run = await inProcess(home, repo, ['memory', 'revise', 'urgent-rule', '--file', path, '--json']);
     assert.equal(run.code, 0, run.stderr);
     // Review shows the priority the promoted entry will have: the entry's, not a proposal's 50.
     const review = await runCliInProcess(['memory', 'review', '--home', home, '--json'], { cwd: repo });
@@ -218,7 +219,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.equal(shown!.priority, 90);
     assert.match(shown!.snapshot, /^- \[urgent-rule\] \(project, priority 90\)/);
     const candidateId = (JSON.parse(run.stdout) as Revised).candidateId!;
-    const prepared = await cli(home, repo, ['memory', 'prepare', candidateId, '--json']);
+    const prepared = await inProcess(home, repo, ['memory', 'prepare', candidateId, '--json']);
     assert.equal(prepared.code, 0, prepared.stderr);
     const diffLines = (JSON.parse(prepared.stdout) as { diff: string }).diff.split('\n');
     assert.ok(diffLines.includes('+Run `npm run lint` before every push.'), diffLines.join('\n'));
@@ -244,10 +245,10 @@ describe('memory revise', { timeout: 180_000 }, () => {
       'lint.md',
       '---\ntitle: Run the linter\nappliesWhen: working in this repository\ntype: work_fact\n---\nRun `npm run lint` before pushing.\n',
     );
-    const run = await cli(home, repo, ['memory', 'revise', 'lint-rule', '--file', path, '--json']);
+    const run = await inProcess(home, repo, ['memory', 'revise', 'lint-rule', '--file', path, '--json']);
     assert.equal(run.code, 0, run.stderr);
     const candidateId = (JSON.parse(run.stdout) as Revised).candidateId!;
-    const prepared = await cli(home, repo, ['memory', 'prepare', candidateId, '--json']);
+    const prepared = await inProcess(home, repo, ['memory', 'prepare', candidateId, '--json']);
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = JSON.parse(prepared.stdout) as {
       planId: string;
@@ -264,11 +265,14 @@ describe('memory revise', { timeout: 180_000 }, () => {
       plan.diff,
     );
     assert.ok(plan.diff.split('\n').includes('+type: "work_fact"'), plan.diff);
-    assert.equal((await cli(home, repo, ['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code, 0);
-    const promoted = await cli(home, repo, ['memory', 'promote', plan.planId]);
+    assert.equal(
+      (await inProcess(home, repo, ['memory', 'approve', plan.planId, '--digest', plan.planDigest])).code,
+      0,
+    );
+    const promoted = await inProcess(home, repo, ['memory', 'promote', plan.planId]);
     assert.equal(promoted.code, 0, promoted.stderr);
     assert.equal(existsSync(join(projectRoot(repo), 'work_method', 'lint-rule.md')), false);
-    const got = await cli(home, repo, ['get', 'lint-rule', '--json']);
+    const got = await inProcess(home, repo, ['get', 'lint-rule', '--json']);
     assert.equal(got.code, 0, got.stderr);
     const entry = JSON.parse(got.stdout) as { type: string; sources: Array<{ path: string }> };
     assert.equal(entry.type, 'work_fact');
@@ -304,7 +308,7 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const noArg = await inProcess(home, repo, ['memory', 'revise']);
     assert.equal(noArg.code, 2);
     assert.match(noArg.stderr, /Name the approved entry to revise/);
-    const wrongScope = await cli(home, repo, ['memory', 'revise', 'legacy-config', '--scope', 'user'], editing());
+    const wrongScope = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--scope', 'user'], editing());
     assert.equal(wrongScope.code, 6, wrongScope.stderr);
     assert.match(wrongScope.stderr, /No user memory file holds entry legacy-config \(it is in the project scope\)/);
     const badScope = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--scope', 'team']);
@@ -389,14 +393,21 @@ describe('memory revise', { timeout: 180_000 }, () => {
     assert.equal(revised.prepare, `common-memory memory prepare ${revised.candidateId} --scope user`);
     // Prepared into the project's memory, which does not hold the entry, the revision would become a
     // new project entry instead of the user's entry's edit: refused, naming the scope that holds it.
-    const misplaced = await cli(home, repo, ['memory', 'prepare', revised.candidateId!, '--json']);
+    const misplaced = await inProcess(home, repo, ['memory', 'prepare', revised.candidateId!, '--json']);
     assert.equal(misplaced.code, 2, misplaced.stderr);
     const refusal = (JSON.parse(misplaced.stderr) as { error: { code: string; message: string } }).error;
     assert.equal(refusal.code, 'usage');
     assert.match(refusal.message, /revises my-indent, which is not in the project memory/);
     assert.match(refusal.message, /--scope user/);
     assert.match(refusal.message, /Nothing was prepared/);
-    const prepared = await cli(home, repo, ['memory', 'prepare', revised.candidateId!, '--scope', 'user', '--json']);
+    const prepared = await inProcess(home, repo, [
+      'memory',
+      'prepare',
+      revised.candidateId!,
+      '--scope',
+      'user',
+      '--json',
+    ]);
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = JSON.parse(prepared.stdout) as { scope: string; diff: string; files: Array<{ action: string }> };
     assert.equal(plan.scope, 'user');
