@@ -1,11 +1,15 @@
-// `memory assemble --skills` through the shipped bin over real git repositories and real files:
-// the dry run's diff, the folders written for both clients, a second run that changes nothing, an
-// entry revised and retired, folders the user wrote or edited left byte for byte, and bad input.
+// `memory assemble --skills` over real git repositories and real files: the dry run's diff, the
+// folders written for both clients, a second run that changes nothing, an entry revised and
+// retired, folders the user wrote or edited left byte for byte, and bad input. A dry run, a refusal
+// (exit 2), `memory sync` and `memory status` go through the shipped bin; the other calls run the
+// same main in this process (support/cli-in-process.ts), each spawn of the bin being 0.5–1.5 s of
+// CPU.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { git, gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { projectRoot, userRoot, writeEntry, writeLegacyConfigRepository } from '../support/memory-files.js';
 
 type Answer = {
@@ -23,13 +27,16 @@ type Answer = {
   }>;
 };
 
-const assemble = async (home: string, cwd: string, ...args: string[]) => {
-  const run = await runCli(['memory', 'assemble', '--skills', ...args, '--home', home], {
+/** The user's HOME beside the data home, and no CLAUDE_CONFIG_DIR. */
+const userEnv = (home: string) => ({ HOME: join(home, '..', 'user-home'), CLAUDE_CONFIG_DIR: '' });
+const assemble = (home: string, cwd: string, ...args: string[]) =>
+  runCliInProcess(['memory', 'assemble', '--skills', ...args, '--home', home], { cwd, env: userEnv(home) });
+/** The same through the shipped bin. */
+const assembleBin = (home: string, cwd: string, ...args: string[]) =>
+  runCli(['memory', 'assemble', '--skills', ...args, '--home', home], {
     cwd,
-    env: { ...process.env, HOME: join(home, '..', 'user-home'), CLAUDE_CONFIG_DIR: '' },
+    env: { ...process.env, ...userEnv(home) },
   });
-  return run;
-};
 const answer = (stdout: string) => JSON.parse(stdout) as Answer;
 const tree = (dir: string): string[] =>
   existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).map(String).sort() : [];
@@ -49,7 +56,7 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     writeFileSync(join(mine, 'SKILL.md'), '---\nname: build-with-make\ndescription: mine\n---\nMine.\n');
     writeFileSync(join(mine, 'scripts', 'go.sh'), 'echo mine\n');
 
-    const dry = await assemble(home, repo, '--dry-run');
+    const dry = await assembleBin(home, repo, '--dry-run');
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /^\+\+\+ b\/\.claude\/skills\/build-with-make-m-build\/SKILL\.md$/m);
     assert.match(dry.stdout, /^\+\+\+ b\/\.agents\/skills\/build-with-make\/SKILL\.md$/m);
@@ -145,7 +152,7 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
     mkdirSync(outside, { recursive: true });
     mkdirSync(join(home, '..', 'user-home'), { recursive: true });
     writeEntry(userRoot(home), 'm-exports', 'Prefer named exports', 'Use named exports.');
-    const refused = await assemble(home, outside);
+    const refused = await assembleBin(home, outside);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /not in a git worktree.*--scope user/s);
     const wrote = await assemble(home, outside, '--scope', 'user', '--json');
@@ -176,14 +183,16 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
       assert.match(run.stderr, pattern);
     }
-    const scopeAlone = await runCli(['memory', 'assemble', '--provider', 'claude', '--scope', 'user', '--home', home], {
-      cwd: repo,
-    });
+    const scopeAlone = await runCliInProcess(
+      ['memory', 'assemble', '--provider', 'claude', '--scope', 'user', '--home', home],
+      { cwd: repo },
+    );
     assert.equal(scopeAlone.code, 2);
     assert.match(scopeAlone.stderr, /--scope goes with --skills/);
-    const json = await runCli(['memory', 'assemble', '--skills', '--provider', 'pi', '--home', home, '--json'], {
-      cwd: repo,
-    });
+    const json = await runCliInProcess(
+      ['memory', 'assemble', '--skills', '--provider', 'pi', '--home', home, '--json'],
+      { cwd: repo },
+    );
     assert.equal(json.code, 2);
     assert.equal((JSON.parse(json.stderr) as { error: { code: string } }).error.code, 'usage');
     assert.deepEqual(tree(join(repo, '.claude')), []);
@@ -278,7 +287,7 @@ describe('memory assemble --skills', { timeout: 300_000 }, () => {
   });
 
   it('--help fits 80 columns and names --skills and --scope', async () => {
-    const help = await runCli(['memory', 'assemble', '--help'], { env: { ...process.env, COLUMNS: '80' } });
+    const help = await runCliInProcess(['memory', 'assemble', '--help'], { env: { COLUMNS: '80' } });
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /--skills/);
     assert.match(help.stdout, /--scope/);
