@@ -1,12 +1,15 @@
-// External runners through the shipped bin: a profile of runners.json stops `memory extract` at
-// its plan (exit 14) until the digest approves it; the approved run drafts candidates; status
-// shows the runners and what was sent today; bad profiles, names, digests and budgets are one
-// clear line with their exit code, and nothing is sent.
+// External runners: a profile of runners.json stops `memory extract` at its plan (exit 14) until the
+// digest approves it; the approved run drafts candidates; status shows the runners and what was
+// sent today; bad profiles, names, digests and budgets are one clear line with their exit code, and
+// nothing is sent. One call of each command and one of each exit code (14, 2, 10, 15) go through
+// the shipped bin; the others call the same main in this process (support/cli-in-process.ts), each
+// spawn of the bin being 0.5–1.5 s of CPU.
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import * as c from '../support/capture.js';
 import { queueSession } from '../support/memory-corpus.js';
 import { fakeRunnerProfile } from '../support/fake-runner-profile.js';
@@ -37,12 +40,12 @@ describe('memory extract --runner', () => {
       text.stdout,
       /^Approve exactly these bytes:\n {2}common-memory memory extract <same options> --approve-plan [0-9a-f]{64}$/m,
     );
-    const planned = await runCli([...args, '--json'], { cwd: repo });
+    const planned = await runCliInProcess([...args, '--json'], { cwd: repo });
     assert.equal(planned.code, 14);
     const pending = json(planned.stdout).pendingPlan;
     assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
 
-    const mismatch = await runCli([...args, '--approve-plan', 'f'.repeat(64)], { cwd: repo });
+    const mismatch = await runCliInProcess([...args, '--approve-plan', 'f'.repeat(64)], { cwd: repo });
     assert.equal(mismatch.code, 14);
     // Wrapped to 80 columns: read as one text; the digest given on a line of its own.
     assert.match(
@@ -51,7 +54,9 @@ describe('memory extract --runner', () => {
     );
     assert.match(mismatch.stdout, new RegExp(`^ {2}you gave ${'f'.repeat(64)}$`, 'm'));
 
-    const approved = await runCli([...args, '--json', '--approve-plan', pending.plans[0].planDigest], { cwd: repo });
+    const approved = await runCliInProcess([...args, '--json', '--approve-plan', pending.plans[0].planDigest], {
+      cwd: repo,
+    });
     assert.equal(approved.code, 14, 'the adjudication plan awaits its own approval');
     const report = json(approved.stdout);
     assert.equal(report.candidates.created, 1);
@@ -61,7 +66,7 @@ describe('memory extract --runner', () => {
     const ext = status.runners.find((runner: { name: string }) => runner.name === 'ext');
     assert.equal(ext.sentToday, pending.plans[0].bytesToSend);
     assert.equal(status.spend.bytesSent, pending.plans[0].bytesToSend);
-    const statusText = (await runCli(['memory', 'status', '--home', home])).stdout;
+    const statusText = (await runCliInProcess(['memory', 'status', '--home', home])).stdout;
     // Wrapped to 80 columns: read as one text.
     assert.match(
       statusText.replace(/\s+/g, ' '),
@@ -89,10 +94,10 @@ describe('memory extract --runner', () => {
       /Runner profile "ext": argv is a shell string; give the program and its arguments as a list of words/,
     );
     profiles(home, record);
-    const unknown = await runCli([...args, '--runner', 'nope'], { cwd: repo });
+    const unknown = await runCliInProcess([...args, '--runner', 'nope'], { cwd: repo });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /No runner named "nope"; available: builtin, ext/);
-    const malformed = await runCli([...args, '--runner', 'ext', '--approve-plan', 'abc'], { cwd: repo });
+    const malformed = await runCliInProcess([...args, '--runner', 'ext', '--approve-plan', 'abc'], { cwd: repo });
     assert.equal(malformed.code, 2);
     assert.match(malformed.stderr, /--approve-plan takes the 64-hex-digit digest that the plan printed/);
     profiles(home, record, { budget: { runBytes: 10, dayBytes: 100 } });
@@ -114,7 +119,7 @@ describe('memory extract --runner', () => {
     );
     // A runner that cannot start did nothing to restrict: the fix is its argv.
     profiles(home, record, { argv: [join(home, 'no-such-runner')] });
-    const missing = await runCli([...args, '--runner', 'ext'], { cwd: repo });
+    const missing = await runCliInProcess([...args, '--runner', 'ext'], { cwd: repo });
     assert.equal(missing.code, 15);
     assert.match(missing.stderr, /at "runner": runner-spawn-failed: cannot start .*no-such-runner/);
     assert.doesNotMatch(missing.stderr, /restrict/);
@@ -125,7 +130,15 @@ describe('memory extract --runner', () => {
     const again = await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home]);
     assert.equal(again.code, 15);
     profiles(home, record);
-    const reverified = await runCli(['memory', 'reverify-runner', '--runner', 'ext', '--home', home, '--json']);
+    const reverified = await runCliInProcess([
+      'memory',
+      'reverify-runner',
+      '--runner',
+      'ext',
+      '--home',
+      home,
+      '--json',
+    ]);
     assert.equal(reverified.code, 0, reverified.stderr);
     assert.deepEqual(JSON.parse(reverified.stdout), {
       runner: 'ext',
@@ -136,7 +149,7 @@ describe('memory extract --runner', () => {
     assert.equal(existsSync(join(record, 'received.jsonl')), false, 'nothing was sent');
     // A broken runners.json never stops the builtin runner.
     writeFileSync(join(home, 'runners.json'), '{broken');
-    assert.equal((await runCli(args, { cwd: repo })).code, 0);
+    assert.equal((await runCliInProcess(args, { cwd: repo })).code, 0);
   });
 
   it('a codex or claude client missing or of another version: exit 15 naming the fix, nothing sent', async () => {
@@ -169,18 +182,18 @@ describe('memory extract --runner', () => {
         }),
       );
     client('codex', join(home, 'no-such-codex'));
-    const missing = await runCli([...args, '--runner', 'cx'], { cwd: repo });
+    const missing = await runCliInProcess([...args, '--runner', 'cx'], { cwd: repo });
     assert.equal(missing.code, 15, missing.stderr);
     assert.match(
       missing.stderr,
       /The cx runner's client .*no-such-codex cannot be run \(ENOENT\); install @openai\/codex@0\.171\.0 or fix "binary"/,
     );
     client('codex', fake);
-    const other = await runCli([...args, '--runner', 'cx', '--json'], { cwd: repo });
+    const other = await runCliInProcess([...args, '--runner', 'cx', '--json'], { cwd: repo });
     assert.equal(other.code, 15, other.stderr);
     assert.match(other.stderr, /The cx runner's client is version 0\.170\.0, not 0\.171\.0 as its profile says/);
     client('claude', fake);
-    const claude = await runCli(['memory', 'reverify-runner', '--runner', 'cx', '--home', home]);
+    const claude = await runCliInProcess(['memory', 'reverify-runner', '--runner', 'cx', '--home', home]);
     assert.equal(claude.code, 15, claude.stderr);
     assert.match(claude.stderr, /is version 0\.170\.0, not 2\.1\.332/);
     assert.equal(existsSync(called), false, 'the client was never run beyond --version');
@@ -193,7 +206,7 @@ describe('memory extract --runner', () => {
         ],
       }),
     );
-    const keyless = await runCli([...args, '--runner', 'cx'], { cwd: repo });
+    const keyless = await runCliInProcess([...args, '--runner', 'cx'], { cwd: repo });
     assert.equal(keyless.code, 2, keyless.stderr);
     assert.match(
       keyless.stderr,
