@@ -1,7 +1,8 @@
-// The human gate through the real shipped bin, over a real git repository and candidates extracted
-// from captured sessions: confirm, discard, prepare → approve → promote, the file in the worktree
-// and in the approved projection; and every bad input of the gate refused with one line, its
-// documented exit code and nothing written.
+// The human gate over a real git repository and candidates extracted from captured sessions:
+// confirm, discard, prepare → approve → promote, the file in the worktree and in the approved
+// projection; and every bad input of the gate refused with one line, its documented exit code and
+// nothing written. The walk-through's first call of each command, a voided promote and two
+// promotes at once go through the real shipped bin; the rest call the same main in this process.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -36,8 +37,10 @@ const cli = (home: string, cwd: string, ...args: string[]) => runCli([...args, '
 const read = (home: string, cwd: string, ...args: string[]) =>
   runCliInProcess([...args, '--home', home, '--json'], { cwd });
 /**
- * A write that only makes the state a test starts from (a plan prepared, approved): in-process too,
- * through the same main and a local host of its own; the refusals and promotions after it keep the bin.
+ * A write that only makes the state a test starts from (a plan prepared, approved), and the calls
+ * after each command's first through the bin (refusals, replays, the walk-through from another
+ * directory): in-process too, through the same main and a local host of its own (each spawn of the
+ * bin is 0.5–1.5 s of CPU).
  */
 const given = read;
 
@@ -58,7 +61,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     assert.equal(confirm.code, 0, confirm.stderr);
     assert.equal(json(confirm.stdout).claimSupport, 'human-confirmed');
     assert.equal(
-      json((await cli(home, repo, 'memory', 'confirm', first.candidateId, statement)).stdout).replayed,
+      json((await given(home, repo, 'memory', 'confirm', first.candidateId, statement)).stdout).replayed,
       true,
     );
 
@@ -86,13 +89,13 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const target = join(repo, '.common-memory', 'memory', file.path);
     assert.ok(!existsSync(target), 'prepare writes no file');
 
-    const wrong = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', '0'.repeat(64));
+    const wrong = await given(home, repo, 'memory', 'approve', plan.planId, '--digest', '0'.repeat(64));
     assert.equal(wrong.code, 5, wrong.stderr);
     assert.match(json(wrong.stderr).error.message, /is not plan .*'s.*nothing was approved/);
     // The refusal sends the person to the diff; it never hands over the digest to copy unread.
     assert.ok(!wrong.stderr.includes(plan.planDigest), wrong.stderr);
     assert.match(json(wrong.stderr).error.message, new RegExp(`memory plan ${plan.planId}`));
-    const early = await cli(home, repo, 'memory', 'promote', plan.planId);
+    const early = await given(home, repo, 'memory', 'promote', plan.planId);
     assert.equal(early.code, 5, early.stderr);
     assert.match(json(early.stderr).error.message, /not approved yet/);
     assert.ok(!existsSync(target));
@@ -100,7 +103,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const approve = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
     assert.equal(approve.code, 0, approve.stderr);
     assert.equal(json(approve.stdout).status, 'approved');
-    const twice = await cli(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    const twice = await given(home, repo, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
     assert.equal(twice.code, 5);
     assert.match(json(twice.stderr).error.message, /already approved.*memory promote/);
 
@@ -126,7 +129,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
       'no commit was made',
     );
 
-    const again = await cli(home, repo, 'memory', 'promote', plan.planId);
+    const again = await given(home, repo, 'memory', 'promote', plan.planId);
     assert.equal(again.code, 0, 'promoting an applied plan again answers as it is');
     assert.deepEqual(readFileSync(target), bytes, 'and writes nothing');
 
@@ -161,15 +164,15 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
 
     // From repository B: confirm, prepare, approve and promote A's candidate — into A.
     const statement = a1.statements[0]!.statementId;
-    const confirm = await cli(home, repoB, 'memory', 'confirm', a1.candidateId, statement);
+    const confirm = await given(home, repoB, 'memory', 'confirm', a1.candidateId, statement);
     assert.equal(confirm.code, 0, confirm.stderr);
-    const prepared = await cli(home, repoB, 'memory', 'prepare', a1.candidateId);
+    const prepared = await given(home, repoB, 'memory', 'prepare', a1.candidateId);
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = json(prepared.stdout);
     assert.equal(plan.scope, 'project');
-    const approve = await cli(home, repoB, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
+    const approve = await given(home, repoB, 'memory', 'approve', plan.planId, '--digest', plan.planDigest);
     assert.equal(approve.code, 0, approve.stderr);
-    const promoted = await cli(home, repoB, 'memory', 'promote', plan.planId);
+    const promoted = await given(home, repoB, 'memory', 'promote', plan.planId);
     assert.equal(promoted.code, 0, promoted.stderr);
     const path = plan.files[0].path as string;
     assert.match(readFileSync(join(repoA, '.common-memory', 'memory', path), 'utf8'), /named exports/);
@@ -181,24 +184,24 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     // From a directory outside git as well: discard works on A's candidate.
     const plain = join(home, '..', 'plain');
     mkdirSync(plain, { recursive: true });
-    assert.equal((await cli(home, plain, 'memory', 'discard', a2.candidateId)).code, 0);
+    assert.equal((await given(home, plain, 'memory', 'discard', a2.candidateId)).code, 0);
 
     // One plan, one repository.
     const [a3] = await candidatesIn(home, repoA, ['Always run the linter before pushing a branch.']);
     assert.ok(a3);
-    const mixed = await cli(home, plain, 'memory', 'prepare', a3.candidateId, b1.candidateId);
+    const mixed = await given(home, plain, 'memory', 'prepare', a3.candidateId, b1.candidateId);
     assert.equal(mixed.code, 2, mixed.stderr);
     assert.match(json(mixed.stderr).error.message, /belong to different repositories.*Nothing was prepared/);
 
     // A's worktree gone: refused with where it was, nothing prepared; the user scope still takes it.
     rmSync(repoA, { recursive: true, force: true });
-    const gone = await cli(home, repoB, 'memory', 'prepare', a3.candidateId);
+    const gone = await given(home, repoB, 'memory', 'prepare', a3.candidateId);
     assert.equal(gone.code, 6, gone.stderr);
     const message = json(gone.stderr).error.message as string;
     assert.ok(message.includes(repoA), message);
     assert.match(message, /is gone.*nothing was prepared.*--scope user/);
     assert.ok(!existsSync(join(repoB, '.common-memory')));
-    const toUser = await cli(home, repoB, 'memory', 'prepare', a3.candidateId, '--scope', 'user');
+    const toUser = await given(home, repoB, 'memory', 'prepare', a3.candidateId, '--scope', 'user');
     assert.equal(toUser.code, 0, toUser.stderr);
     assert.equal(json(toUser.stdout).scope, 'user');
   });
@@ -211,7 +214,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const root = join(repo, '.common-memory', 'memory');
     const refused = async (expected: number, pattern: RegExp, ...args: string[]) => {
       const before = filesBelow(repo);
-      const run = await cli(home, repo, ...args);
+      const run = await given(home, repo, ...args);
       assert.equal(run.code, expected, `${args.join(' ')}: ${run.stderr}`);
       const message = json(run.stderr).error.message as string;
       assert.match(message, pattern);
@@ -267,7 +270,7 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     } finally {
       lockDirectory(directory, false);
     }
-    const finished = await cli(home, repo, 'memory', 'promote', again.planId);
+    const finished = await given(home, repo, 'memory', 'promote', again.planId);
     assert.equal(finished.code, 0, finished.stderr);
     assert.equal(json(finished.stdout).status, 'applied');
 
@@ -299,11 +302,11 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
       'one run applied the plan, the other found it applied',
     );
     // Once applied, every promote again finds it so: in text, nothing is said to be written.
-    const again = await runCli(['memory', 'promote', plan.planId, '--home', home], { cwd: repo });
+    const again = await runCliInProcess(['memory', 'promote', plan.planId, '--home', home], { cwd: repo });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, new RegExp(`^plan ${plan.planId} was already promoted; this run wrote nothing`, 'm'));
     assert.doesNotMatch(again.stdout, /written|removed/);
-    assert.equal(json((await cli(home, repo, 'memory', 'promote', plan.planId)).stdout).alreadyApplied, true);
+    assert.equal(json((await given(home, repo, 'memory', 'promote', plan.planId)).stdout).alreadyApplied, true);
   });
 
   it('a second plan of a candidate another plan promoted says nothing is left to prepare, never "prepare again"', async () => {
@@ -315,24 +318,25 @@ describe('memory confirm, discard, prepare, approve, promote', () => {
     const second = json((await given(home, repo, 'memory', 'prepare', cand.candidateId)).stdout);
     assert.notEqual(first.planId, second.planId);
     assert.equal((await given(home, repo, 'memory', 'approve', first.planId, '--digest', first.planDigest)).code, 0);
-    const promoted = await runCli(['memory', 'promote', first.planId, '--home', home], { cwd: repo });
+    const promoted = await runCliInProcess(['memory', 'promote', first.planId, '--home', home], { cwd: repo });
     assert.equal(promoted.code, 0, promoted.stderr);
     assert.match(promoted.stdout, /^approved memory: generation \d+, coverage complete, 1 entry$/m);
     const synced = await runCli(['memory', 'sync', '--home', home], { cwd: repo });
     assert.match(synced.stdout, /^approved memory: generation \d+, coverage complete, 1 entry \(project: /m);
 
-    const approve = await cli(home, repo, 'memory', 'approve', second.planId, '--digest', second.planDigest);
+    const approve = await given(home, repo, 'memory', 'approve', second.planId, '--digest', second.planDigest);
     assert.equal(approve.code, 5, approve.stderr);
     const refused = json(approve.stderr).error.message as string;
     assert.match(refused, /is promoted now.*nothing is left to prepare/);
     assert.doesNotMatch(refused, /prepare again/i);
-    const promote = await cli(home, repo, 'memory', 'promote', second.planId);
+    const promote = await given(home, repo, 'memory', 'promote', second.planId);
     assert.equal(promote.code, 5, promote.stderr);
     assert.match(json(promote.stderr).error.message, /was voided \(.*is promoted now.*nothing is left to prepare\)/);
     assert.doesNotMatch(promote.stderr, /prepare again/i);
-    const text = await runCli(['memory', 'approve', first.planId, '--digest', first.planDigest, '--home', home], {
-      cwd: repo,
-    });
+    const text = await runCliInProcess(
+      ['memory', 'approve', first.planId, '--digest', first.planDigest, '--home', home],
+      { cwd: repo },
+    );
     assert.equal(text.code, 5);
     assert.match(text.stderr, /Plan plan-\S+ is already applied/);
   });
