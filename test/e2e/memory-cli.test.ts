@@ -1,10 +1,11 @@
-// The memory commands through the real shipped bin: extract / review / status / recall / lint,
-// scoped by the caller's git repository, with documented exit codes; a damaged memory-state
-// fails only memory commands. After the first walk-through, the reads (memory status, review,
-// search, sessions; each a read-only connection or a host's API) are called in-process
-// (support/cli-in-process.ts): the polls of a host's progress above all. Commands that write stay
-// with the bin: without a host they open the store with a local host, whose worker threads
-// start far slower under the tsx loader than from dist.
+// The memory commands: extract / review / status / recall / lint, scoped by the caller's git
+// repository, with documented exit codes; a damaged memory-state fails only memory commands. The
+// first walk-through, one call of each command and of each exit code, stdin, hosts and concurrent
+// clients go through the real shipped bin. The other calls run the same main in this process
+// (support/cli-in-process.ts): the reads (memory status, review, search, sessions; each a read-only
+// connection or a host's API), the polls of a host's progress above all, and the writes after a
+// command's first (each with a local host of its own, as the bin opens; a spawn of the bin is
+// 0.5–1.5 s of CPU).
 import assert from 'node:assert/strict';
 import { undoImportsStep } from '../support/rewind-store.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -74,16 +75,18 @@ describe('memory commands', () => {
     assert.ok(['typed-fact', 'unverified'].includes(byStatus.draft.statements[0].claimSupport));
     assert.equal(byStatus.quarantined.findings[0].rule, 'github-token');
     assert.match(byStatus.quarantined.content, /ghp_…/);
-    const text = await runCli(['memory', 'review', '--home', home], { cwd: repo });
+    const text = await runCliInProcess(['memory', 'review', '--home', home], { cwd: repo });
     assert.ok(!text.stdout.includes(token));
 
     const elsewhere = json(
-      (await runCli(['memory', 'review', '--home', home, '--json', '--scope', 'project'], { cwd: other })).stdout,
+      (await runCliInProcess(['memory', 'review', '--home', home, '--json', '--scope', 'project'], { cwd: other }))
+        .stdout,
     );
     assert.equal(elsewhere.candidates.length, 0, "another repository's own scope holds none of them");
 
     const again = json(
-      (await runCli(['memory', 'extract', '--home', home, '--json', '--since', '2026-01-01'], { cwd: repo })).stdout,
+      (await runCliInProcess(['memory', 'extract', '--home', home, '--json', '--since', '2026-01-01'], { cwd: repo }))
+        .stdout,
     );
     assert.equal(again.candidates.created, 0);
     assert.equal(again.tasks.created, 0);
@@ -117,7 +120,7 @@ describe('memory commands', () => {
       ['--limit', '9'],
       ['--since', 'yesterday'],
     ]) {
-      const bad = await runCli(['memory', 'extract', '--home', home, '--json', ...args], { cwd: repo });
+      const bad = await runCliInProcess(['memory', 'extract', '--home', home, '--json', ...args], { cwd: repo });
       assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
     }
     const over = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
@@ -138,7 +141,7 @@ describe('memory commands', () => {
       [['--since', '2026-02-01', '--until', '2026-01-01'], /window is empty or reversed/],
       [['--runner', 'nope'], /No runner named "nope"; available: builtin/],
     ] as const) {
-      const bad = await runCli(['memory', 'extract', '--home', home, ...args], { cwd: repo });
+      const bad = await runCliInProcess(['memory', 'extract', '--home', home, ...args], { cwd: repo });
       assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
       assert.doesNotMatch(bad.stderr, /started/, args.join(' '));
       assert.match(bad.stderr, said);
@@ -147,7 +150,7 @@ describe('memory commands', () => {
     // Refused before the lease is taken: no run was made, nor a store or memory-state to hold one.
     assert.equal(existsSync(home), false, 'nothing was created');
     // After a run, --until alone before where it ended: refused before a second run starts.
-    assert.equal((await runCli(['memory', 'extract', '--home', home], { cwd: repo })).code, 0);
+    assert.equal((await runCliInProcess(['memory', 'extract', '--home', home], { cwd: repo })).code, 0);
     const ran = json((await runCliInProcess(['memory', 'status', '--home', home, '--json'])).stdout).lastRun;
     const early = await runCli(['memory', 'extract', '--home', home, '--until', '2026-01-01'], { cwd: repo });
     assert.equal(early.code, 2, early.stderr);
@@ -164,7 +167,7 @@ describe('memory commands', () => {
     queueSession(home, repo, longSession);
     await c.flush(home);
     assert.equal(new Set(sealInstants(home)).size, 250, 'every sealed turn has its own instant');
-    const over = await runCli(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
+    const over = await runCliInProcess(['memory', 'extract', '--home', home, '--json'], { cwd: repo });
     assert.equal(over.code, 10, over.stderr);
     const message = json(over.stderr).error.message as string;
     const window =
@@ -179,7 +182,7 @@ describe('memory commands', () => {
     ];
     const turns = [];
     for (const part of parts) {
-      const extract = () => runCli(['memory', 'extract', '--home', home, '--json', ...part], { cwd: repo });
+      const extract = () => runCliInProcess(['memory', 'extract', '--home', home, '--json', ...part], { cwd: repo });
       let run = await extract();
       turns.push(json(run.stdout).turns);
       // A run works on a bounded number of tasks (exit 3: work remains); the same selection goes on.
@@ -222,7 +225,7 @@ describe('memory commands', () => {
       input: 'a 40-hex git sha 3b18e512dba79e4c8300dd08aeb37f8e728b8dad is fine',
     });
     assert.equal(clean.code, 0, clean.stdout);
-    const missing = await runCli(['memory', 'lint', join(dirname(home), 'nope.md')]);
+    const missing = await runCliInProcess(['memory', 'lint', join(dirname(home), 'nope.md')]);
     assert.equal(missing.code, 6);
   });
 
@@ -323,7 +326,7 @@ describe('automatic extraction in a host', () => {
       try {
         await waitFor('the host to start', async () => (existsSync(storeFiles(home).hostInfo) ? true : undefined));
         queueSession(home, repo, ['Always use named exports in TypeScript modules.']);
-        const flushed = await runCli(['flush', '--home', home, '--json']);
+        const flushed = await runCliInProcess(['flush', '--home', home, '--json']);
         assert.equal(flushed.code, 0, flushed.stderr);
         if (setting === 'on') {
           const status = await waitFor('an automatic run to draft the candidate', async () => {
@@ -359,7 +362,9 @@ describe('automatic extraction in a host', () => {
     );
     queueSession(home, repo, prompts);
     // Sealed without extracting (flush extracts too unless the setting is off): the host's passes are tested.
-    const flushed = await runCli(['flush', '--home', home, '--json'], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
+    const flushed = await runCliInProcess(['flush', '--home', home, '--json'], {
+      env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' },
+    });
     assert.equal(flushed.code, 0, flushed.stderr);
     const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     try {
@@ -479,7 +484,7 @@ describe('automatic extraction in a host', () => {
     // Nothing waits any more; a second flush finds nothing new and drafts nothing twice.
     const quiet = await runCliInProcess(['sessions', '--home', home]);
     assert.doesNotMatch(quiet.stdout, /wait to be processed/);
-    const again = await runCli(['flush', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
+    const again = await runCliInProcess(['flush', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /extracted: 0 turn\(s\) in 0 run\(s\) → candidates: 0 new/);
     assert.match(again.stdout, /complete: everything settled is processed/);
@@ -489,7 +494,9 @@ describe('automatic extraction in a host', () => {
     const home = tempHome('memory-auto-backlog');
     const repo = gitRepo(home, 'repo');
     queueSession(home, repo, ['From now on, use pnpm instead of npm in this repo.']);
-    const flushed = await runCli(['flush', '--home', home, '--json'], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' } });
+    const flushed = await runCliInProcess(['flush', '--home', home, '--json'], {
+      env: { COMMON_MEMORY_AUTO_EXTRACT: 'off' },
+    });
     assert.equal(flushed.code, 0, flushed.stderr);
     assert.equal(json(flushed.stdout).extraction.state, 'off', 'sealed only: the backlog is left to the host');
     const host = startCli(['host', '--home', home], { env: { COMMON_MEMORY_AUTO_EXTRACT: 'on' } });
