@@ -11,6 +11,7 @@ import { Host } from '../../source/host/host.js';
 import { BIN_PATH } from '../../source/hosts/hook-config.js';
 import { applyInstall, planInstall } from '../../source/hosts/integrations.js';
 import type { ServiceStatus } from '../../source/service/service-manager.js';
+import { serviceStatus } from '../support/tui-fakes.js';
 import { KEY, mount, press, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 describe('hooks that cannot run, in the TUI', { timeout: 60_000 }, () => {
@@ -41,18 +42,8 @@ describe('hooks that cannot run, in the TUI', { timeout: 60_000 }, () => {
 
   test('the Dashboard says they cannot run and how to repair them; Integrations repairs them with i, y', async () => {
     // The service line shares the screen with the warning (the probe is injected: no systemctl here).
-    const service = async (): Promise<ServiceStatus> => ({
-      kind: 'systemd',
-      name: 'common-memory-host',
-      path: join(root, 'common-memory-host.service'),
-      logPath: join(home, 'service.log'),
-      file: 'absent',
-      installed: false,
-      enabled: false,
-      running: false,
-      state: 'not installed',
-      problem: null,
-    });
+    const service = async (): Promise<ServiceStatus> =>
+      serviceStatus({ path: join(root, 'common-memory-host.service'), logPath: join(home, 'service.log') });
     const view = await mount(host.application, home, { integrations: { codexDir, claudeDir }, service });
     try {
       let frame = await waitForText(view, /Claude Code's hooks in .*settings\.json/);

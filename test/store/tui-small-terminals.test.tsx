@@ -1,6 +1,7 @@
 // The TUI at the sizes it supports: at 80×24 a line too long for the screen wraps (the scope
 // chooser's option on Prepare & promote, the Status screen's counts and flush result) and the
-// frame still fits; at 60×20 the key line keeps q quit when the screen's keys do not fit.
+// frame still fits; at 60×20 the key line keeps q quit when the screen's keys do not fit, and what
+// 80 columns show on one line wraps or is shortened, never cut — each checked at 80×24 unchanged.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Application } from '../../source/api/application.js';
@@ -8,7 +9,7 @@ import { Host } from '../../source/host/host.js';
 import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
+import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue, serviceStatus } from '../support/tui-fakes.js';
 import { KEY, mount, press, resizeTo, unmount, type View, waitForText, withOverrides } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
@@ -145,5 +146,42 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
         }
       },
     );
+  });
+
+  test('Dashboard at 60×20: the Host and Service lines wrap under their label, the command whole on its line', async () => {
+    const { home, dirs } = absentDirs('cm-small-dash');
+    const view = await mount(fakeApp({ status: async () => hostStatus() }), home, {
+      service: async () => serviceStatus(),
+      integrations: dirs,
+    });
+    const labels = (frame: string) => {
+      const lines = frame.split('\n');
+      const top = lines.findIndex((line) => line.trim() === 'Dashboard');
+      const bottom = lines.findIndex((line) => line.includes('refreshed'));
+      // The label column: empty on a line that continues the one above.
+      return lines
+        .slice(top, bottom + 1)
+        .map((line) => line.slice(0, 11).trim().split(/\s+/)[0])
+        .join(',');
+    };
+    try {
+      await resizeTo(view, 80, 24);
+      let frame = await waitForText(view, /Service +not installed/);
+      // 80 columns: one line each, as before.
+      assert.match(frame, /^Host +in-process host · mode host · host host-000 · pid 4242$/m);
+      assert.match(frame, /^Service +not installed · keep a host running: common-memory service install$/m);
+      assert.equal(labels(frame), 'Dashboard,Store,Home,Host,Service,Started,,Heads,Ledger,,refreshed');
+      assertFits(frame, 80, 24);
+      await resizeTo(view, 60, 20);
+      frame = await waitForText(view, /^ {11}common-memory service install$/m);
+      assertFits(frame, 60, 20);
+      assert.match(words(frame), /Host in-process host · mode host · host host-000 · pid 4242 Service not installed/);
+      assert.match(frame, /^ {11}pid 4242$/m, 'a name stays with its value');
+      assert.match(frame, /^Service +not installed · keep a host running:$/m);
+      // Each line that wraps goes on under its text, its label column empty.
+      assert.equal(labels(frame), 'Dashboard,Store,Home,Host,,Service,,Started,,Heads,Ledger,,refreshed');
+    } finally {
+      await unmount(view);
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { AgentView } from '../../source/api/agents.js';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
+import type { ServiceStatus } from '../../source/service/service-manager.js';
 
 /** Answers the methods given; any other call waits for ever (the screen shows "…"), as a slow host would. */
 // biome-ignore lint/suspicious/noExplicitAny: each fake method takes its own request type
@@ -32,6 +33,23 @@ export function hostStatus(changes: Partial<HostStatus> = {}): HostStatus {
     ledger: { state: 'ready', entries: 0, roots: 0, activeRoots: 0, reason: null, lastError: null },
     waiting: { events: 0, turns: 0 },
     lastEventAt: { codex: null, claude: null },
+    ...changes,
+  };
+}
+
+/** The background service as the Dashboard's probe answers: not installed, unless `changes` say otherwise. */
+export function serviceStatus(changes: Partial<ServiceStatus> = {}): ServiceStatus {
+  return {
+    kind: 'systemd',
+    name: 'common-memory-host',
+    path: '/home/someone/.config/systemd/user/common-memory-host.service',
+    logPath: '/home/someone/.common-memory/service.log',
+    file: 'absent',
+    installed: false,
+    enabled: false,
+    running: false,
+    state: 'not installed',
+    problem: null,
     ...changes,
   };
 }

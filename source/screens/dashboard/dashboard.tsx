@@ -1,7 +1,7 @@
 // Dashboard: which store, which host, whether the background service runs, and how far each
 // history has grown.
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { brokenIntegrationText, brokenIntegrations, silentHooks, silentHooksText } from '../../hosts/integrations.js';
 import { integrationDirs } from '../integrations/use-integrations-effects.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -17,19 +17,49 @@ import { useTheme } from '../widgets/theme.js';
 import { useRequestLoop } from '../widgets/use-request.js';
 import { probeService, type ServiceStatus } from '../../service/service-manager.js';
 import { SERVICE_REFRESH_MS } from '../timing.js';
-import { serviceLine } from './service-line.js';
+import { SERVICE_COMMANDS, serviceLine } from './service-line.js';
 import { useDashboardState } from './use-dashboard-state.js';
 import { counted } from '../../ground/count-text.js';
 
 const LABEL_WIDTH = 11;
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+/** Commands the Dashboard's lines name: wrapped, each stays whole on its line, to be copied. */
+const COMMANDS = [...SERVICE_COMMANDS, FLUSH_COMMAND];
+
+/**
+ * A label and its text. Text wider than the room after the label (60 columns) wraps under the
+ * text, never under the label, and a command it names is never broken.
+ */
+function Field({
+  label,
+  text,
+  color,
+  keep = [],
+}: {
+  label: string;
+  text: string;
+  color?: string | undefined;
+  /** Phrases of this line also kept whole (a name and its value: `pid 4242`). */
+  keep?: readonly string[];
+}) {
+  const { columns } = useTerminalSize();
+  const lines = useMemo(
+    () => wrapLines([text], Math.max(1, columns - LABEL_WIDTH), [...COMMANDS, ...keep]).map((line) => line.text),
+    [text, columns, keep],
+  );
   return (
     <Box>
       <Box width={LABEL_WIDTH} flexShrink={0}>
         <Text>{label}</Text>
       </Box>
-      <Text wrap="truncate-end">{children}</Text>
+      <Box flexDirection="column">
+        {lines.map((line, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines have no identity but their place
+          <Text key={index} color={color} wrap="truncate-end">
+            {line}
+          </Text>
+        ))}
+      </Box>
     </Box>
   );
 }
@@ -123,11 +153,7 @@ function ServiceField() {
   );
   const line = serviceLine(status);
   const color = { text: undefined, muted: theme.muted, ok: theme.ok, error: theme.error }[line.tone];
-  return (
-    <Field label="Service">
-      <Text color={color}>{line.text}</Text>
-    </Field>
-  );
+  return <Field label="Service" text={line.text} color={color} />;
 }
 
 export function Dashboard() {
@@ -144,22 +170,27 @@ export function Dashboard() {
       <Text bold color={theme.accent}>
         Dashboard
       </Text>
-      <Field label="Store">{status ? status.storeId : '…'}</Field>
-      <Field label="Home">{home}</Field>
-      <Field label="Host">
-        {status
-          ? `${connection} · mode ${status.mode} · host ${shortId(status.hostId)} · pid ${status.pid}`
-          : connection}
-      </Field>
+      <Field label="Store" text={status ? status.storeId : '…'} />
+      <Field label="Home" text={home} />
+      <Field
+        label="Host"
+        text={
+          status
+            ? `${connection} · mode ${status.mode} · host ${shortId(status.hostId)} · pid ${status.pid}`
+            : connection
+        }
+        keep={status ? [`mode ${status.mode}`, `host ${shortId(status.hostId)}`, `pid ${status.pid}`] : []}
+      />
       <ServiceField />
-      <Field label="Started">{status ? status.startedAt : '…'}</Field>
+      <Field label="Started" text={status ? status.startedAt : '…'} />
       <Box marginTop={1} flexDirection="column">
         {/* The two heads share a line, so the service line costs the screen no row. */}
-        <Field label="Heads">
-          {status ? `journal ${status.heads.journal} · timeline ${status.heads.timeline}` : '…'}
-        </Field>
-        <Field label="Ledger">{status ? ledgerText(status.ledger) : '…'}</Field>
-        {waiting ? <Field label="Waiting">{waiting}</Field> : null}
+        <Field
+          label="Heads"
+          text={status ? `journal ${status.heads.journal} · timeline ${status.heads.timeline}` : '…'}
+        />
+        <Field label="Ledger" text={status ? ledgerText(status.ledger) : '…'} />
+        {waiting ? <Field label="Waiting" text={waiting} /> : null}
       </Box>
       <BrokenHooks refreshedAt={refreshedAt} status={status} />
       <Box marginTop={1}>
