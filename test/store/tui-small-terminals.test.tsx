@@ -14,11 +14,17 @@ import { KEY, mount, press, resizeTo, unmount, type View, waitForText, withOverr
 
 after(() => c.closeStores());
 
-function assertFits(frame: string, columns: number, rows: number) {
+/**
+ * The frame within `columns` × `rows`, no line cut; with `keysLeftOut` the key line may end its
+ * screen's keys with `… · q quit` (60 columns), and no other line has a `…`.
+ */
+function assertFits(frame: string, columns: number, rows: number, keysLeftOut = false) {
   const lines = frame.split('\n');
   assert.ok(lines.length <= rows, `${lines.length} rows:\n${frame}`);
   for (const line of lines) assert.ok(textColumns(line) <= columns, `over ${columns} columns: ${line}`);
-  assert.doesNotMatch(frame, /…/, `a line is cut:\n${frame}`);
+  const keys = lines.at(-1) ?? '';
+  assert.doesNotMatch(lines.slice(0, -1).join('\n'), /…/, `a line is cut:\n${frame}`);
+  assert.doesNotMatch(keysLeftOut ? keys.replace(/ · … · q quit$/, '') : keys, /…/, `the key line is cut:\n${frame}`);
 }
 
 /** The TUI over a real host in a new data home (its Application as `app` makes it), at `columns` × `rows`. */
@@ -180,6 +186,33 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
       assert.match(frame, /^Service +not installed · keep a host running:$/m);
       // Each line that wraps goes on under its text, its label column empty.
       assert.equal(labels(frame), 'Dashboard,Store,Home,Host,,Service,,Started,,Heads,Ledger,,refreshed');
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test("Memory at 60×20: the views' line is shortened, never cut: every view and the keys between them", async () => {
+    const { home, dirs } = absentDirs('cm-small-views');
+    const view = await mount(
+      fakeApp({ status: async () => hostStatus(), memoryReview: async () => reviewQueue([]) }),
+      home,
+      { service: async () => null, integrations: dirs },
+    );
+    // The line under the tabs (the header's two lines above it).
+    const viewLine = (frame: string) => frame.split('\n')[2] ?? '';
+    try {
+      await resizeTo(view, 80, 24);
+      await press(view, '7');
+      let frame = await waitForText(view, /Nothing to review/);
+      assert.equal(viewLine(frame), '[Review] Prepare & promote Entries Extraction Usage · ] next view · [ previous');
+      await resizeTo(view, 60, 20);
+      frame = await waitForText(view, /^\[Review\] Prepare /m);
+      assertFits(frame, 60, 20, true);
+      assert.equal(viewLine(frame), '[Review] Prepare Entries Extraction Usage · ] next · [ prev');
+      await press(view, ']');
+      frame = await waitForText(view, /^Review \[Prepare\] /m);
+      assert.equal(viewLine(frame), 'Review [Prepare] Entries Extraction Usage · ] next · [ prev');
+      assert.match(frame, /^Prepare & promote · scope project/m, "the view's heading names it in full");
     } finally {
       await unmount(view);
     }

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'r
 import { HEADER_LINES } from '../shell/header.js';
 import { useEnvironment, useHelp, useKept } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
+import { textColumns } from '../../text-columns.js';
 import { useTheme } from '../widgets/theme.js';
 import { entriesReducer, initialEntriesState, listedRows } from './entries-state.js';
 import {
@@ -53,21 +54,50 @@ import { UsageView, useUsageLines } from './usage-view.js';
 /** Header, help line, the spare row under the frame, and this screen's view line. */
 const CHROME = HEADER_LINES + 3;
 
-function ViewLine({ view }: { view: MemoryView }) {
+/** The views' line, longest first: the one that fits is shown (80 columns the first, 60 the third). */
+const VIEW_LINES = [
+  { short: false, keys: ' · ] next view · [ previous' },
+  { short: true, keys: ' · ] next view · [ previous' },
+  { short: true, keys: ' · ] next · [ prev' },
+  { short: true, keys: '' },
+];
+
+const viewTitles = (view: MemoryView, short: boolean) =>
+  VIEWS.map((item) => {
+    const title = short ? (item.short ?? item.title) : item.title;
+    return { name: item.name, text: item.name === view ? `[${title}]` : title };
+  });
+
+/** The views' line within `columns`: the whole titles and key words where they fit, else shorter ones. */
+function viewLine(view: MemoryView, columns: number) {
+  const fitting = (line: (typeof VIEW_LINES)[number]) =>
+    textColumns(
+      viewTitles(view, line.short)
+        .map((title) => title.text)
+        .join(' ') + line.keys,
+    ) <= columns;
+  const line = VIEW_LINES.find(fitting) ?? VIEW_LINES.at(-1)!;
+  return { titles: viewTitles(view, line.short), keys: line.keys };
+}
+
+function ViewLine({ view, columns }: { view: MemoryView; columns: number }) {
   const theme = useTheme();
+  const { titles, keys } = viewLine(view, columns);
   return (
     <Text wrap="truncate-end">
-      {VIEWS.map((item, index) => (
+      {titles.map((item, index) => (
         <Text key={item.name}>
           {index === 0 ? '' : ' '}
           {item.name === view ? (
-            <Text bold color={theme.accent}>{`[${item.title}]`}</Text>
+            <Text bold color={theme.accent}>
+              {item.text}
+            </Text>
           ) : (
-            <Text color={theme.muted}>{item.title}</Text>
+            <Text color={theme.muted}>{item.text}</Text>
           )}
         </Text>
       ))}
-      <Text color={theme.muted}> · ] next view · [ previous</Text>
+      <Text color={theme.muted}>{keys}</Text>
     </Text>
   );
 }
@@ -271,7 +301,7 @@ export function Memory() {
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <ViewLine view={view} />
+      <ViewLine view={view} columns={columns} />
       <Box flexDirection="column" height={room} overflow="hidden">
         {view === 'review' ? (
           review.patch ? (

@@ -13,9 +13,10 @@ import { busy, type PromoteAction, type PromoteState } from './promote-state.js'
 import { candidatesOf, type ReviewAction, type ReviewState } from './review-state.js';
 
 export type MemoryView = 'review' | 'promote' | 'entries' | 'extraction' | 'usage';
-export const VIEWS: { name: MemoryView; title: string }[] = [
+/** `short`: the title on the views' line where the whole line does not fit (60 columns). */
+export const VIEWS: { name: MemoryView; title: string; short?: string }[] = [
   { name: 'review', title: 'Review' },
-  { name: 'promote', title: 'Prepare & promote' },
+  { name: 'promote', title: 'Prepare & promote', short: 'Prepare' },
   { name: 'entries', title: 'Entries' },
   { name: 'extraction', title: 'Extraction' },
   { name: 'usage', title: 'Usage' },
