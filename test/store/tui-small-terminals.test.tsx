@@ -3,13 +3,23 @@
 // frame still fits; at 60×20 the key line keeps q quit when the screen's keys do not fit, and what
 // 80 columns show on one line wraps or is shortened, never cut — each checked at 80×24 unchanged.
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Application } from '../../source/api/application.js';
 import { Host } from '../../source/host/host.js';
 import { textColumns } from '../../source/text-columns.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue, serviceStatus } from '../support/tui-fakes.js';
+import {
+  absentDirs,
+  fakeApp,
+  hostStatus,
+  memoryStatusWith,
+  reviewCandidate,
+  reviewQueue,
+  serviceStatus,
+} from '../support/tui-fakes.js';
 import { KEY, mount, press, resizeTo, unmount, type View, waitForText, withOverrides } from '../support/tui-harness.js';
 
 after(() => c.closeStores());
@@ -46,6 +56,9 @@ async function onHost(
     await host.stop();
   }
 }
+
+/** `text` matched as it is in a RegExp. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The frame's words in order, whatever line each is on. */
 const words = (frame: string) => frame.replace(/\s+/g, ' ');
@@ -213,6 +226,90 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
       frame = await waitForText(view, /^Review \[Prepare\] /m);
       assert.equal(viewLine(frame), 'Review [Prepare] Entries Extraction Usage · ] next · [ prev');
       assert.match(frame, /^Prepare & promote · scope project/m, "the view's heading names it in full");
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('Integrations at 60×20: a client too long for its line shows its state, the selected one its file too, under its marker', async () => {
+    // Config dirs whose files fit a client's line at 80 columns, as before, not at 60.
+    const home = join(tmpdir(), 'cm-small-ints');
+    const dirs = { codexDir: join(home, 'codex'), claudeDir: join(home, 'claude'), piDir: join(home, 'pi') };
+    const view = await mount(fakeApp({ status: async () => hostStatus() }), home, {
+      service: async () => null,
+      integrations: dirs,
+    });
+    const path = (client: string) => new RegExp(`^ {2}${escape(join(home, client))}\\S*$`, 'm');
+    try {
+      await resizeTo(view, 80, 24);
+      await press(view, '5');
+      let frame = await waitForText(view, /^> Codex +not installed +\S+$/m);
+      assert.match(frame, new RegExp(`^> Codex +not installed +${escape(join(home, 'codex'))}\\S*$`, 'm'));
+      assert.match(frame, new RegExp(`^ {2}Claude Code +not installed +${escape(join(home, 'claude'))}\\S*$`, 'm'));
+      assert.match(frame, new RegExp(`^ {2}pi +not installed +${escape(join(home, 'pi'))}\\S*$`, 'm'));
+      assertFits(frame, 80, 24);
+      await resizeTo(view, 60, 20);
+      frame = await waitForText(view, /^> Codex +not installed$/m);
+      assertFits(frame, 60, 20, true);
+      assert.match(frame, path('codex'), "the selected client's file, whole, under its marker");
+      assert.match(frame, /^ {2}Claude Code +not installed$/m);
+      assert.match(frame, /^ {2}pi +not installed$/m);
+      await press(view, `${KEY.down}${KEY.down}`);
+      frame = await waitForText(view, /^> pi +not installed$/m);
+      assertFits(frame, 60, 20, true);
+      assert.match(frame, path('pi'));
+      assert.match(frame, /^ {2}Codex +not installed$/m);
+      assert.doesNotMatch(frame, path('codex'));
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test("Extraction at 60×20: the runner chooser's options are shortened, the selected one wraps in full under its marker", async () => {
+    const { home, dirs } = absentDirs('cm-small-runners');
+    const ext = {
+      name: 'ext',
+      offline: false,
+      provider: 'p',
+      model: 'm',
+      endpoint: 'https://e.example/v1',
+      budget: { runBytes: 1000, dayBytes: 5000 },
+      sentToday: 0,
+    };
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        memoryReview: async () => reviewQueue([]),
+        memoryStatus: async () => memoryStatusWith([{ name: 'builtin', offline: true }, ext]),
+      }),
+      home,
+      { service: async () => null, integrations: dirs },
+    );
+    const full = 'ext: p m at https://e.example/v1 · sent today 0 of 5000 bytes · 1000 a run';
+    try {
+      await resizeTo(view, 80, 24);
+      await press(view, '7');
+      await waitForText(view, /\[Review\]/);
+      await press(view, '[');
+      await waitForText(view, /\[Usage\]/);
+      await press(view, '[');
+      await waitForText(view, /ext: p m at/);
+      await press(view, 'r');
+      let frame = await waitForText(view, 'The runner for the next run (x):');
+      assert.match(frame, /^> builtin: offline, nothing leaves this machine$/m);
+      assert.ok(frame.split('\n').includes(`  ${full}`), `one line at 80 columns, as before:\n${frame}`);
+      assertFits(frame, 80, 24);
+      await resizeTo(view, 60, 20);
+      frame = await waitForText(view, /^ {2}ext: p m at https:\/\/e\.example\/v1$/m);
+      assertFits(frame, 60, 20, true);
+      assert.match(frame, /^> builtin: offline, nothing leaves this machine$/m);
+      await press(view, KEY.down);
+      frame = await waitForText(view, /^> ext: p m at /m);
+      assertFits(frame, 60, 20, true);
+      const lines = frame.split('\n');
+      const at = lines.findIndex((line) => line.startsWith('> ext: '));
+      assert.equal(`${lines[at]} ${lines[at + 1]?.trim()}`, `> ${full}`, 'wrapped whole, under its marker');
+      assert.match(lines[at + 1] ?? '', /^ {2}\S/);
     } finally {
       await unmount(view);
     }

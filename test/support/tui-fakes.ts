@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AgentView } from '../../source/api/agents.js';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
+import type { MemoryStatus } from '../../source/api/memory-runs.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import type { ServiceStatus } from '../../source/service/service-manager.js';
 
@@ -51,6 +52,25 @@ export function serviceStatus(changes: Partial<ServiceStatus> = {}): ServiceStat
     state: 'not installed',
     problem: null,
     ...changes,
+  };
+}
+
+/** `memory status` of a store where nothing was extracted yet, with these runners (runners.json's profiles). */
+export function memoryStatusWith(runners: MemoryStatus['runners']): MemoryStatus {
+  return {
+    state: 'ready',
+    reason: null,
+    chunks: { pending: 0, drafted: 0, extracted: 0, stale: 0 },
+    tasks: { pending: 0, claimed: 0, submitted: 0, stale: 0, waitingForRetry: 0 },
+    candidates: { draft: 0, quarantined: 0, promoted: 0, discarded: 0, superseded: 0, awaitingAdjudication: 0 },
+    runners,
+    runnersProblem: null,
+    spend: { day: '2026-12-02', bytesSent: 0, byProfile: [] },
+    lastRun: null,
+    activeRun: null,
+    autoExtract: true,
+    promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
+    anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
   };
 }
 

@@ -9,7 +9,6 @@ import { describe, test } from 'node:test';
 import { Box, type Key, Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { useReducer } from 'react';
-import type { MemoryStatus } from '../../source/api/memory-runs.js';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import { commandFor, NO_KEY } from '../../source/screens/keyboard/key-bindings.js';
 import { KeyboardProvider, PRIORITY, useKeyHandler } from '../../source/screens/keyboard/keyboard-router.js';
@@ -17,6 +16,7 @@ import { pastedMoves, useChooserKeys } from '../../source/screens/keyboard/use-c
 import { Chooser } from '../../source/screens/widgets/chooser.js';
 import { moveSelection } from '../../source/screens/widgets/list-window.js';
 import { CmError } from '../../source/errors.js';
+import * as fakes from '../support/tui-fakes.js';
 import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
 import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
 
@@ -159,33 +159,19 @@ function candidate(id: string, content: string): MemoryReviewCandidate {
 
 const review = reviewQueue;
 
-const memoryStatus: MemoryStatus = {
-  state: 'ready',
-  reason: null,
-  chunks: { pending: 0, drafted: 0, extracted: 0, stale: 0 },
-  tasks: { pending: 0, claimed: 0, submitted: 0, stale: 0, waitingForRetry: 0 },
-  candidates: { draft: 0, quarantined: 0, promoted: 0, discarded: 0, superseded: 0, awaitingAdjudication: 0 },
-  runners: [
-    { name: 'builtin', offline: true },
-    {
-      name: 'ext',
-      offline: false,
-      provider: 'example-provider',
-      model: 'example-model',
-      endpoint: 'https://api.example.com/v1',
-      budget: { runBytes: 1000, dayBytes: 5000 },
-      sentToday: 0,
-    },
-    { name: 'local', offline: true },
-  ],
-  runnersProblem: null,
-  spend: { day: '2026-12-02', bytesSent: 0, byProfile: [] },
-  lastRun: null,
-  activeRun: null,
-  autoExtract: true,
-  promotions: { generated: 0, approved: 0, applying: 0, applied: 0, voided: 0 },
-  anchors: { state: 'unverified', reason: null, staleEntries: { project: 0, user: 0 }, verifiedAt: null },
-};
+const memoryStatus = fakes.memoryStatusWith([
+  { name: 'builtin', offline: true },
+  {
+    name: 'ext',
+    offline: false,
+    provider: 'example-provider',
+    model: 'example-model',
+    endpoint: 'https://api.example.com/v1',
+    budget: { runBytes: 1000, dayBytes: 5000 },
+    sentToday: 0,
+  },
+  { name: 'local', offline: true },
+]);
 
 /** The Memory screen's Extraction view ([ [ from Review: Usage is the last view), its runners listed. */
 async function openExtraction(view: View) {

@@ -12,15 +12,15 @@ import { useEnvironment, useHelp } from '../shell/shell-context.js';
 import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
-import { Chooser, type ChooserOption } from '../widgets/chooser.js';
+import { Chooser, type ChooserOption, chooserRows } from '../widgets/chooser.js';
 import { ErrorLine } from '../widgets/error-line.js';
 import { useTheme } from '../widgets/theme.js';
 import { useIntegrationsEffects } from './use-integrations-effects.js';
 import { useIntegrationsInput } from './use-integrations-input.js';
 import { useIntegrationsState, type ClientRow, type IntegrationsState, type Panel } from './use-integrations-state.js';
 
-/** Title, three client lines, a hint line, the panel title, the error line. */
-const SCREEN_CHROME = 7;
+/** Title, a hint line, the panel title, the error line; the clients' lines are counted apart. */
+const SCREEN_CHROME = 4;
 const SHELL_LINES = HEADER_LINES + 2;
 
 const STATE_WORDS: Record<IntegrationState, string> = {
@@ -51,7 +51,10 @@ function helpFor(state: IntegrationsState): HelpItem[] {
   return help;
 }
 
-/** A client's row: its name, the state of its hooks (or extension) and the file they are in. */
+/**
+ * A client's row: its name, the state of its hooks (or extension) and the file they are in. Where
+ * that is longer than the line (60 columns), only the highlighted client names its file.
+ */
 function clientOption(row: ClientRow): ChooserOption {
   const word = row.error
     ? `error ${row.error.code}`
@@ -64,6 +67,7 @@ function clientOption(row: ClientRow): ChooserOption {
     row.error || row.state === 'blocked' || row.broken.length > 0 ? 'error' : row.state === 'installed' ? 'ok' : 'text';
   return {
     label: `${CLIENT_NAMES[row.client].padEnd(12)} ${word.padEnd(17)} ${row.path ?? row.error?.message ?? ''}`,
+    short: `${CLIENT_NAMES[row.client].padEnd(12)} ${word}`,
     tone,
   };
 }
@@ -123,7 +127,8 @@ export function Integrations() {
   const { rows, columns } = useTerminalSize();
   const theme = useTheme();
   const [state, dispatch] = useIntegrationsState();
-  const panelRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME);
+  const options = useMemo(() => state.clients.map(clientOption), [state.clients]);
+  const panelRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - chooserRows(options, columns, state.selected));
   useIntegrationsEffects(environment, state, dispatch);
   const planLines = state.panel?.lines;
   const commands = state.panel?.commands;
@@ -131,7 +136,6 @@ export function Integrations() {
     () => (planLines ? wrapLines(planLines, columns, commands) : []),
     [planLines, columns, commands],
   );
-  const options = useMemo(() => state.clients.map(clientOption), [state.clients]);
   useIntegrationsInput(state, dispatch, panelRows, panelLines.length);
   useHelp(helpFor(state));
   return (

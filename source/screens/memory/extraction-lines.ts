@@ -83,18 +83,28 @@ export function extractionLines(status: MemoryStatus | null, columns: number): S
 
 type RunnerView = MemoryStatus['runners'][number];
 
+/** Where a runner's bytes go: nowhere (offline), or its provider, model and endpoint. */
+const runnerWhere = (runner: RunnerView): string =>
+  runner.offline
+    ? `${runner.name}: offline, nothing leaves this machine`
+    : `${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint}`;
+
 /** A runner in one line: where its bytes go and what it sent today (UTC) against its budgets. */
 export function runnerText(runner: RunnerView): string {
   return runner.offline
-    ? `${runner.name}: offline, nothing leaves this machine`
-    : `${runner.name}: ${runner.provider} ${runner.model} at ${runner.endpoint} · sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes · ${runner.budget?.runBytes} a run`;
+    ? runnerWhere(runner)
+    : `${runnerWhere(runner)} · sent today ${runner.sentToday ?? 0} of ${runner.budget?.dayBytes} bytes · ${runner.budget?.runBytes} a run`;
 }
 
-/** The runner chooser's options: the runners as listed when it opened, each as the list says it. */
+/**
+ * The runner chooser's options: the runners as listed when it opened, each as the list says it;
+ * where that is longer than the line, the others say only where their bytes go (the list below
+ * the chooser has their budgets).
+ */
 export function runnerOptions(names: readonly string[], status: MemoryStatus | null): ChooserOption[] {
   return names.map((name) => {
     const runner = status?.runners.find((item) => item.name === name);
-    return { label: runner ? runnerText(runner) : name };
+    return runner ? { label: runnerText(runner), short: runnerWhere(runner) } : { label: name };
   });
 }
 

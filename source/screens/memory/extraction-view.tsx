@@ -9,7 +9,7 @@ import type { ShownError } from '../format.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { useTheme } from '../widgets/theme.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
-import { type ChooserOption, Chooser } from '../widgets/chooser.js';
+import { type ChooserOption, Chooser, chooserRows } from '../widgets/chooser.js';
 import { extractionLines, quarantineLines, runLines, runnerLines, runnerOptions } from './extraction-lines.js';
 import type { ExtractionAction, ExtractionState } from './extraction-state.js';
 import { LinePane, position } from './line-pane.js';
@@ -98,7 +98,7 @@ export function ExtractionView({
   columns: number;
 }) {
   const theme = useTheme();
-  const textRoom = room - 1 - (chooser ? chooser.options.length + 1 : 0);
+  const textRoom = room - 1 - (chooser ? chooserRows(chooser.options, columns, chooser.highlighted) + 1 : 0);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">

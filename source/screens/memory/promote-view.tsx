@@ -70,16 +70,15 @@ export function PromoteView({
   const choosing = state.phase === 'choose' && state.chosen.length > 0;
   const options = useMemo(() => scopeOptions(state.chosen), [state.chosen]);
   // An option wider than the screen (a long repository name) wraps: its end says where the files go.
-  const textRoom = room - 1 - (label ? 1 : 0) - (choosing ? chooserRows(options, columns, true) : 0);
+  const highlighted = scopesFor(state.chosen).indexOf(state.scope);
+  const textRoom = room - 1 - (label ? 1 : 0) - (choosing ? chooserRows(options, columns, highlighted) : 0);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
         {`${titleOf(state)}${position(state.top, textRoom, lines.length)}`}
       </Text>
       {label ? <Spinner label={label} /> : null}
-      {choosing ? (
-        <Chooser options={options} highlighted={scopesFor(state.chosen).indexOf(state.scope)} columns={columns} wrap />
-      ) : null}
+      {choosing ? <Chooser options={options} highlighted={highlighted} columns={columns} /> : null}
       <LinePane lines={lines} top={state.top} room={textRoom} />
     </Box>
   );

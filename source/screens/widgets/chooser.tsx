@@ -6,13 +6,19 @@
 import { Text } from 'ink';
 import SelectInput, { type IndicatorProps, type ItemProps } from 'ink-select-input';
 import { createContext, useContext, useMemo } from 'react';
+import { textColumns } from '../../text-columns.js';
 import { wrapText } from '../../text-wrap.js';
-import { truncate } from '../format.js';
+import { splitLine } from '../memory/wrap-lines.js';
 import { type Theme, useTheme } from './theme.js';
 
 export interface ChooserOption {
-  /** The option's line, after the mark. */
+  /** The option's text, after the mark: wrapped under the mark where it is longer than the line. */
   label: string;
+  /**
+   * What the option says where its label is longer than the line and it is not the highlighted
+   * option (a client's state without its file): the highlighted one shows its label in full.
+   */
+  short?: string;
   /** The line's color (words say the same); the highlighted line is bold, in the accent color when it has no tone. */
   tone?: 'text' | 'muted' | 'ok' | 'error';
 }
@@ -51,40 +57,41 @@ function ChooserItem(props: ItemProps) {
 }
 
 /**
- * An option's lines after its mark: one, cut to the line; or, wrapped, as many as its words need
- * (a word wider than the line, a path, is cut only then).
+ * An option's lines after its mark, never cut: its label, or where the label is longer than the
+ * line and the option is not highlighted its short text; wrapped at words (a word wider than the
+ * line, a path, goes on on the next).
  */
-function optionLines(option: ChooserOption, columns: number, wrap: boolean): string[] {
+function optionLines(option: ChooserOption, columns: number, highlighted: boolean): string[] {
   const width = Math.max(1, columns - 2);
-  return (wrap ? wrapText(option.label, width) : [option.label]).map((line) => truncate(line, width));
+  const text =
+    highlighted || option.short === undefined || textColumns(option.label) <= width ? option.label : option.short;
+  return wrapText(text, width).flatMap((line) => splitLine(line, width));
 }
 
-/** The rows a chooser takes on screen: one an option, or with `wrap` each option's wrapped lines. */
-export const chooserRows = (options: readonly ChooserOption[], columns: number, wrap = false): number =>
-  wrap ? options.reduce((rows, option) => rows + optionLines(option, columns, true).length, 0) : options.length;
+/** The rows a chooser takes on screen: each option's lines, with `highlighted` the highlighted one. */
+export const chooserRows = (options: readonly ChooserOption[], columns: number, highlighted: number): number =>
+  options.reduce((rows, option, index) => rows + optionLines(option, columns, index === highlighted).length, 0);
 
 export function Chooser({
   options,
   highlighted,
   columns,
-  wrap = false,
 }: {
   options: readonly ChooserOption[];
   highlighted: number;
+  /** The line's width: an option longer than it continues on the next lines (chooserRows counts them). */
   columns: number;
-  /** An option longer than the line continues on the next ones (chooserRows counts them), instead of being cut. */
-  wrap?: boolean;
 }) {
+  const index = Math.min(Math.max(0, highlighted), Math.max(0, options.length - 1));
   const items = useMemo(
     () =>
-      options.map((option, index) => ({
-        key: String(index),
-        label: optionLines(option, columns, wrap).join('\n'),
-        value: index,
+      options.map((option, place) => ({
+        key: String(place),
+        label: optionLines(option, columns, place === index).join('\n'),
+        value: place,
       })),
-    [options, columns, wrap],
+    [options, columns, index],
   );
-  const index = Math.min(Math.max(0, highlighted), Math.max(0, options.length - 1));
   return (
     <OptionsContext.Provider value={options}>
       <SelectInput
