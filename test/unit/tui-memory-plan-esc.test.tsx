@@ -1,14 +1,23 @@
 // Prepare & promote: what Esc on a prepared plan does, said as it is. Esc on a plan not approved
 // asks the host to void it (memory void), so no approval of its digest can write it later, and goes
 // back to the scope chooser with the same candidates chosen; if the host refuses, the plan stays on
-// screen with the error. The help line and the line under the plan say so, within 80 columns. In
-// process, with a fake Application.
+// screen with the error. The help line and the line under the plan say so, within 80 columns (and
+// at 60, a and Esc before any other key). In process, with a fake Application.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MemoryPlanView, MemoryReview } from '../../source/api/memory-views.js';
 import { CmError } from '../../source/errors.js';
 import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
-import { assertFits80x24, KEY, mount, narrowTo80, press, unmount, waitForText } from '../support/tui-harness.js';
+import {
+  assertFits80x24,
+  KEY,
+  mount,
+  narrowTo80,
+  press,
+  resizeTo,
+  unmount,
+  waitForText,
+} from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-plan-esc');
 
@@ -106,6 +115,25 @@ describe('Prepare & promote: Esc on a plan', () => {
       await press(view, KEY.escape);
       await waitForText(view, /Prepare & promote · scope project/);
       assert.deepEqual(calls, ['prepare', `void ${plan.planId}`, `void ${plan.planId}`]);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('at 60×20 the key line keeps a and Esc, the keys that decide the plan, where the others give way', async () => {
+    const calls: string[] = [];
+    const view = await mountWith(calls, async () => ({ ...plan, status: 'voided', alreadyVoided: false }));
+    const keyLine = (frame: string) => frame.split('\n').at(-1) ?? '';
+    try {
+      const shown = await showPlan(view);
+      assert.equal(keyLine(shown), 'PgDn/PgUp scroll · ↑↓ line · a approve & write · Esc drop plan · q quit');
+      await resizeTo(view, 60, 20);
+      const narrow = await waitForText(view, /Esc drop plan · … · q quit$/);
+      assert.equal(keyLine(narrow), 'a approve & write · Esc drop plan · … · q quit');
+      assert.ok(narrow.split('\n').length <= 20, narrow);
+      await press(view, KEY.escape);
+      await waitForText(view, /Prepare & promote · scope project/);
+      assert.deepEqual(calls, ['prepare', `void ${plan.planId}`]);
     } finally {
       await unmount(view);
     }

@@ -146,11 +146,15 @@ export function helpFor(
         return [
           helpItem('scroll', ['nextPage', 'previousPage']),
           helpItem('line', ['selectUp', 'selectDown']),
-          helpItem(promote.approved ? 'write again' : promote.retire ? 'approve & remove' : 'approve & write', [
-            'approvePlan',
-          ]),
+          // The keys that decide the plan stay on a line too narrow for all (60 columns).
+          {
+            ...helpItem(promote.approved ? 'write again' : promote.retire ? 'approve & remove' : 'approve & write', [
+              'approvePlan',
+            ]),
+            decides: true,
+          },
           // Esc voids a plan not approved (memory void); an approved one stays for memory promote.
-          helpItem(promote.approved ? 'leave unwritten' : 'drop plan', ['back']),
+          { ...helpItem(promote.approved ? 'leave unwritten' : 'drop plan', ['back']), decides: true },
         ];
       case 'done':
         return [

@@ -25,19 +25,22 @@ const itemText = (item: HelpItem): string => (item.keys ? `${item.keys} ${item.l
 
 /**
  * The key line within `columns`: the screen's keys that fit, then how to quit. Where they do not
- * all fit (60 columns) the last ones give way to `…`, never the quit key at the end.
+ * all fit (60 columns) the last ones give way to `…`, never the quit key at the end, nor a key that
+ * decides (they keep their place among the keys kept).
  */
 export function keyLine(items: readonly HelpItem[], shared: readonly HelpItem[], columns: number): string {
   const all = [...items, ...shared].map(itemText).join(' · ');
   if (textColumns(all) <= columns) return all;
   const end = ['', '…', ...shared.map(itemText)].join(' · ');
-  const kept: string[] = [];
+  const line = (kept: readonly HelpItem[]) => kept.map(itemText).join(' · ');
+  let kept = items.filter((item) => item.decides);
   for (const item of items) {
-    const next = [...kept, itemText(item)].join(' · ');
-    if (textColumns(next) + textColumns(end) > columns) break;
-    kept.push(itemText(item));
+    if (item.decides) continue;
+    const next = items.filter((other) => other === item || kept.includes(other));
+    if (textColumns(line(next)) + textColumns(end) > columns) break;
+    kept = next;
   }
-  return kept.length > 0 ? `${kept.join(' · ')}${end}` : end.slice(' · '.length);
+  return kept.length > 0 ? `${line(kept)}${end}` : end.slice(' · '.length);
 }
 
 export function HelpLine() {

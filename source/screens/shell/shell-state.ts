@@ -28,6 +28,8 @@ export type ScreenName = (typeof SCREENS)[number]['name'];
 export interface HelpItem {
   keys: string;
   label: string;
+  /** A key that decides (approve a plan, drop it): where the line has no room for every key, it stays. */
+  decides?: boolean;
 }
 
 export interface HostView {
