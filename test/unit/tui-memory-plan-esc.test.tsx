@@ -138,4 +138,20 @@ describe('Prepare & promote: Esc on a plan', () => {
       await unmount(view);
     }
   });
+
+  test("at 60×15 the plan's heading keeps where the diff is scrolled, leaving out read the diff", async () => {
+    const view = await mountWith([], async () => ({ ...plan, status: 'voided', alreadyVoided: false }));
+    try {
+      const shown = await showPlan(view);
+      assert.match(shown, /^Plan plan-01234567 · not approved · read the diff$/m, '80 columns: as before');
+      await resizeTo(view, 60, 15);
+      const narrow = await waitForText(view, /^Plan plan-01234567 · not approved · lines 1–\d+ of \d+$/m);
+      assert.ok(
+        narrow.split('\n').every((line) => line.length <= 60),
+        narrow,
+      );
+    } finally {
+      await unmount(view);
+    }
+  });
 });

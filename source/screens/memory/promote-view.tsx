@@ -2,6 +2,7 @@
 // (scrolled), the approval and write with their progress, and the result.
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
+import { textColumns } from '../../text-columns.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { LinePane, position } from './line-pane.js';
@@ -18,6 +19,9 @@ export function usePromoteLines(state: PromoteState, columns: number): ScreenLin
   }, [state, columns]);
 }
 
+/** Left out of a plan's heading where the heading and its scroll position do not fit (60 columns). */
+const READ_THE_DIFF = ' · read the diff';
+
 function titleOf(state: PromoteState): string {
   const files = state.plan?.files.length ?? 0;
   switch (state.phase) {
@@ -29,7 +33,7 @@ function titleOf(state: PromoteState): string {
           ? `Consolidation ${idLabel(state.patch.taskId)} · ${state.scope} scope`
           : `Prepare & promote · scope ${state.scope}`;
     case 'plan':
-      return `Plan ${idLabel(state.plan?.planId)} · ${state.approved ? 'approved, not written yet' : 'not approved'} · read the diff`;
+      return `Plan ${idLabel(state.plan?.planId)} · ${state.approved ? 'approved, not written yet' : 'not approved'}${READ_THE_DIFF}`;
     case 'approving':
       return `Plan ${idLabel(state.plan?.planId)} · approving`;
     case 'withdrawing':
@@ -39,6 +43,12 @@ function titleOf(state: PromoteState): string {
     case 'done':
       return `Plan ${idLabel(state.plan?.planId)} · ${state.result?.status ?? ''}`;
   }
+}
+
+/** The heading and where the text is scrolled, without `read the diff` where both do not fit. */
+function heading(title: string, scrolled: string, columns: number): string {
+  const full = `${title}${scrolled}`;
+  return textColumns(full) <= columns ? full : `${title.replace(READ_THE_DIFF, '')}${scrolled}`;
 }
 
 const SPINNER_LABEL: Partial<Record<PromoteState['phase'], string>> = {
@@ -75,7 +85,7 @@ export function PromoteView({
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate-end">
-        {`${titleOf(state)}${position(state.top, textRoom, lines.length)}`}
+        {heading(titleOf(state), position(state.top, textRoom, lines.length), columns)}
       </Text>
       {label ? <Spinner label={label} /> : null}
       {choosing ? <Chooser options={options} highlighted={highlighted} columns={columns} /> : null}
