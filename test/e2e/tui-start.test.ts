@@ -68,10 +68,16 @@ describe('the shipped TUI in a real terminal', { timeout: 120_000 }, () => {
     try {
       await waitFor('the first frame', () => (run.output.includes('Dashboard') ? true : undefined), 30_000);
       child.stdin.write('5');
+      // A client's line longer than 80 columns names its file only while it is highlighted: ↓ to Claude Code.
+      await waitFor(
+        'the Integrations screen',
+        () => (run.output.includes(`${root}/codex-home`) ? true : undefined),
+        30_000,
+      );
+      child.stdin.write('j');
       await waitFor(
         'the Integrations screen naming the given dirs',
         () =>
-          // The lines are cut at 80 columns: the directory names are what surely fits.
           run.output.includes(`${root}/claude-config`) && run.output.includes(`${root}/codex-home`) ? true : undefined,
         30_000,
       );
