@@ -1,9 +1,12 @@
 // Screens keep their place while another is shown. Memory: back on it (7), Review is on the same
 // candidate with the same marks and reads the queue again; a scope chooser with candidates chosen
-// is still there with them. Agents: the same agent selected, the list read again. In process, with
-// a fake Application (History's and Sessions' are in test/e2e/tui and test/store/tui-sessions).
+// is still there with them. Agents: the same agent selected, the list read again. Status: the same
+// page and recovery item, read again, and a drain in flight followed, never sent twice. In
+// process, with a fake Application (History's and Sessions' are in test/e2e/tui and
+// test/store/tui-sessions).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { CaptureStatus, RecoveryItemView } from '../../source/api/capture.js';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import {
   absentDirs,
@@ -93,6 +96,123 @@ describe('Agents keeps its place while another screen is shown', () => {
       await press(view, '3');
       await waitForText(view, /^> agent2 /m);
       assert.ok(reads > before, 'the list is read again');
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+/** Recovery item `n` of a numbered list, as Status lists one. */
+const recoveryItem = (n: number): RecoveryItemView => ({
+  id: `rec-${n}`,
+  code: 'transcript_invalid_json',
+  client: 'codex',
+  sessionKey: `session-${n}`,
+  inboxId: n,
+  attempts: 1,
+  detail: 'not json',
+  createdAt: '2026-12-02T10:00:00.000Z',
+});
+
+/** The capture status of one page of `items` (twenty a page), read after `cursor` as the host pages them. */
+function captureStatus(items: RecoveryItemView[], cursor: string | undefined): CaptureStatus {
+  const start = cursor === undefined ? 0 : items.findIndex((item) => item.id === cursor) + 1;
+  const page = items.slice(start, start + 20);
+  const more = start + 20 < items.length;
+  return {
+    storeId: 'store-0001',
+    mode: 'local',
+    sessions: [],
+    sessionsTotal: 0,
+    nextSessionKey: null,
+    queue: {
+      inboxPending: 0,
+      inboxProcessed: 0,
+      inboxLegacy: 0,
+      batchesReady: 0,
+      candidatesPending: 0,
+      candidatesDelivered: 0,
+      candidatesAsContext: 0,
+      candidatesUnconfirmed: 0,
+    },
+    host: { inbox: 0, watch: 0, isolated: items.length, hookErrors: 0, lastHookError: null, notWritable: null },
+    capacity: { bodyBytes: 0, totalBytes: 0, sessionBytes: 0 },
+    imports: { liveSessions: 0, sessions: 0, turns: 0, quarantined: 0 },
+    recovery: { total: items.length, items: page, nextRecoveryId: more ? (page.at(-1)?.id ?? null) : null },
+    ledger: { state: 'empty', reason: null, roots: 0, activeRoots: 0, entries: 0, lastError: null },
+  };
+}
+
+const drainReport = { steps: 3, sealedTurns: 2, isolated: [], recovered: null };
+
+describe('Status keeps its place while another screen is shown', () => {
+  test('the same page and item selected, read again; an item gone above keeps the selection on its item', async () => {
+    const items = { rows: Array.from({ length: 25 }, (_, index) => recoveryItem(index + 1)), reads: 0 };
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        captureStatus: async ({ afterRecovery }: { afterRecovery?: string }) => {
+          items.reads += 1;
+          return captureStatus(items.rows, afterRecovery);
+        },
+      }),
+      HOME,
+      { service: async () => null, integrations: DIRS },
+    );
+    try {
+      await press(view, '4');
+      await waitForText(view, /Recovery items · 1–20 of 25 · page 1/);
+      await press(view, KEY.pageDown);
+      await waitForText(view, /Recovery items · 21–25 of 25 · page 2/);
+      await press(view, 'j');
+      await press(view, 'j');
+      await waitForText(view, /^> rec-23 /m);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      // rec-21 was retried in another terminal and recovered: it left the list.
+      items.rows = items.rows.filter((item) => item.id !== 'rec-21');
+      const reads = items.reads;
+      await press(view, '4');
+      const back = await waitForText(view, /Recovery items · 21–24 of 24 · page 2/);
+      assert.match(back, /^> rec-23 /m, 'the same item selected, one row up');
+      assert.ok(items.reads > reads, 'the page is read again');
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('a drain in flight when left is not sent again: shown again, it is still running, then its result', async () => {
+    let drains = 0;
+    let finish: (report: typeof drainReport) => void = () => {};
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        captureStatus: async () => captureStatus([recoveryItem(1)], undefined),
+        sessionDrain: () => {
+          drains += 1;
+          return new Promise((resolve) => {
+            finish = resolve;
+          });
+        },
+      }),
+      HOME,
+      { service: async () => null, integrations: DIRS },
+    );
+    try {
+      await press(view, '4');
+      await waitForText(view, /^> rec-1 /m);
+      await press(view, 'd');
+      await waitForText(view, /draining…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '4');
+      await waitForText(view, /draining…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      finish(drainReport);
+      await press(view, '4');
+      await waitForText(view, /drain: 3 steps · 2 turns sealed · 0 isolated/);
+      assert.equal(drains, 1, 'the drain was sent once');
     } finally {
       await unmount(view);
     }

@@ -95,6 +95,27 @@ export function useKept<T>(screen: string): [initial: T | undefined, keep: (stat
   return [initial, keep];
 }
 
+/**
+ * Starts a screen's request at most once per id, though the screen unmounts when left: the request
+ * is kept (by `name`, the last one only) with its id, so the screen shown again with that request
+ * still in its state follows the same one — its answer or its failure, had it come while another
+ * screen was shown — instead of sending it again.
+ */
+export function useKeptRequest(name: string): <T>(id: number, start: () => Promise<T>) => Promise<T> {
+  const kept = required(useContext(KeptContext), 'Kept state');
+  return useCallback(
+    <T,>(id: number, start: () => Promise<T>): Promise<T> => {
+      const key = `${name}\u0000request`;
+      const held = kept.get(key) as { id: number; promise: Promise<T> } | undefined;
+      if (held?.id === id) return held.promise;
+      const promise = start();
+      kept.set(key, { id, promise });
+      return promise;
+    },
+    [kept, name],
+  );
+}
+
 /** Publishes the current screen's keys to the help line; re-published only when the text changes. */
 export function useHelp(items: HelpItem[], shared = true): void {
   const { setHelp } = useShellActions();

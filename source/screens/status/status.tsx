@@ -2,9 +2,10 @@
 // (twenty) at a time with "more" and "back"; a selected item is retried after a y/n question;
 // drain and flush run with visible progress. Owns its state; the parts only render it.
 import { Box, Text } from 'ink';
+import { useEffect } from 'react';
 import { RECOVERY_PAGE_SIZE } from '../../limits.js';
 import { HEADER_LINES } from '../shell/header.js';
-import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useKept } from '../shell/shell-context.js';
 import { helpItem } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -103,7 +104,10 @@ function ProgressLine({ state, result }: { state: StatusState; result: string[] 
 export function ProcessingStatus() {
   const { app } = useEnvironment();
   const { rows, columns } = useTerminalSize();
-  const [state, dispatch] = useStatusState();
+  // Left for another screen and shown again, Status is where it was (its page read again).
+  const [kept, keep] = useKept<StatusState>('status');
+  const [state, dispatch] = useStatusState(kept);
+  useEffect(() => keep(state));
   const theme = useTheme();
   useStatusEffects(app, state, dispatch);
   const heldNote = useStatusInput(state, dispatch);

@@ -3,6 +3,7 @@
 import { useEffect, type Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
 import type { DrainReport, FlushReport } from '../../api/capture.js';
+import { useKeptRequest } from '../shell/shell-context.js';
 import { useRequest } from '../widgets/use-request.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { prefetchCursor, type StatusAction, type StatusJob, type StatusState } from './use-status-state.js';
@@ -16,6 +17,7 @@ export function useStatusEffects(app: Application, state: StatusState, dispatch:
   const { read, job } = state;
   const working = job !== null;
   const ahead = prefetchCursor(state);
+  const once = useKeptRequest('status');
 
   useRequest(read, ({ cursor }) => app.captureStatus({ afterRecovery: cursor }), {
     answered: (status, { id }) => dispatch({ type: 'loaded', id, status }),
@@ -34,7 +36,8 @@ export function useStatusEffects(app: Application, state: StatusState, dispatch:
     return () => clearTimeout(timer);
   }, [read, working, dispatch]);
 
-  useRequest(job, (started) => perform(app, started), {
+  // A drain left running when another screen was shown is followed, not sent again, when Status is back.
+  useRequest(job, (started) => once(started.id, () => perform(app, started)), {
     answered: (report, { id }) => dispatch({ type: 'jobDone', id, report, at: Date.now() }),
     failed: (error, { id }) => dispatch({ type: 'jobFailed', id, error }),
   });

@@ -190,12 +190,16 @@ export function statusReducer(state: StatusState, action: StatusAction): StatusS
     case 'loaded': {
       if (state.read?.id !== action.id) return state; // superseded by a newer read
       const count = action.status.recovery.items.length;
+      // The page read again keeps the selection on its item wherever it now is (items left above
+      // it); on the same row, or the last, once that item is gone.
+      const was = state.statusCursor === state.read.cursor ? items(state)[state.selected]?.id : undefined;
+      const at = action.status.recovery.items.findIndex((item) => item.id === was);
       const loaded: StatusState = {
         ...state,
         read: null,
         status: action.status,
         statusCursor: state.read.cursor,
-        selected: Math.min(state.selected, Math.max(0, count - 1)),
+        selected: at >= 0 ? at : Math.min(state.selected, Math.max(0, count - 1)),
         error: state.error?.action === 'status' ? null : state.error,
       };
       return remember(loaded, { cursor: state.read.cursor, status: action.status });
@@ -223,6 +227,17 @@ export function statusReducer(state: StatusState, action: StatusAction): StatusS
   }
 }
 
-export function useStatusState() {
-  return useReducer(statusReducer, initialStatusState);
+/**
+ * The state kept when the screen was left, shown again: the same page and selected item, read
+ * again (the pages read ahead dropped with it); a drain, flush or retry then running is still the
+ * job (followed, not sent again); an open retry question is closed.
+ */
+export function resumedStatus(kept: StatusState | undefined): StatusState {
+  if (kept === undefined) return initialStatusState;
+  const error = kept.error?.action === 'status' ? null : kept.error;
+  return read({ ...kept, read: null, confirming: null, cache: [], error }, {}, false);
+}
+
+export function useStatusState(kept: StatusState | undefined) {
+  return useReducer(statusReducer, kept, resumedStatus);
 }
