@@ -2,6 +2,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentView } from '../../source/api/agents.js';
+import type { ImportReport } from '../../source/api/capture.js';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
 import type { MemoryStatus } from '../../source/api/memory-runs.js';
@@ -136,3 +137,36 @@ export const numberedAgent = (n: number): AgentView => ({
   activeOperationId: null,
   createdAt: '2026-12-02T10:00:00.000Z',
 });
+
+/** The report of an import from Claude Code of 3 files (5 turns) that drafted candidates; `changes` override. */
+export function importReport(changes: Partial<ImportReport> = {}): ImportReport {
+  return {
+    client: 'claude',
+    root: '/home/user/.claude',
+    dryRun: false,
+    files: 3,
+    sessions: 3,
+    turns: 5,
+    skipped: 0,
+    quarantined: 0,
+    bytes: 4096,
+    turnsAlreadyStored: 0,
+    alreadyImported: 0,
+    capturedLive: 0,
+    openTurns: 0,
+    firstAt: '2026-11-30T20:56:56.000Z',
+    lastAt: '2026-11-30T20:58:31.000Z',
+    repositories: [],
+    notes: [],
+    extraction: {
+      state: 'done',
+      runs: 1,
+      turns: 5,
+      candidates: { created: 1, updated: 0, merged: 0, quarantined: 2 },
+      tasksLeft: 0,
+      tasksFailed: 0,
+      error: null,
+    },
+    ...changes,
+  };
+}

@@ -9,35 +9,9 @@ import {
   initialIntegrationsState,
   integrationsReducer,
 } from '../../source/screens/integrations/use-integrations-state.js';
+import { importReport } from '../support/tui-fakes.js';
 
-const REPORT: ImportReport = {
-  client: 'claude',
-  root: '/home/user/.claude',
-  dryRun: false,
-  files: 3,
-  sessions: 3,
-  turns: 5,
-  skipped: 0,
-  quarantined: 0,
-  bytes: 4096,
-  turnsAlreadyStored: 0,
-  alreadyImported: 0,
-  capturedLive: 0,
-  openTurns: 0,
-  firstAt: '2026-11-30T20:56:56.000Z',
-  lastAt: '2026-11-30T20:58:31.000Z',
-  repositories: [],
-  notes: [],
-  extraction: {
-    state: 'done',
-    runs: 1,
-    turns: 5,
-    candidates: { created: 1, updated: 0, merged: 0, quarantined: 2 },
-    tasksLeft: 0,
-    tasksFailed: 0,
-    error: null,
-  },
-};
+const REPORT: ImportReport = importReport();
 
 function reported(report: ImportReport): string[] {
   const importing = {

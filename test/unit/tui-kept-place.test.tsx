@@ -1,21 +1,27 @@
 // Screens keep their place while another is shown. Memory: back on it (7), Review is on the same
 // candidate with the same marks and reads the queue again; a scope chooser with candidates chosen
 // is still there with them. Agents: the same agent selected, the list read again. Status: the same
-// page and recovery item, read again, and a drain in flight followed, never sent twice. In
+// page and recovery item, read again, and a drain in flight followed, never sent twice.
+// Integrations: the same client and open plan, and an import in flight followed to its report. In
 // process, with a fake Application (History's and Sessions' are in test/e2e/tui and
 // test/store/tui-sessions).
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { CaptureStatus, RecoveryItemView } from '../../source/api/capture.js';
+import type { CaptureStatus, ImportRun, RecoveryItemView } from '../../source/api/capture.js';
 import type { MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import {
   absentDirs,
   changingQueue,
   fakeApp,
   hostStatus,
+  importReport,
   numberedAgent,
   numberedCandidate as candidate,
 } from '../support/tui-fakes.js';
+import { claudeTranscriptFixture } from '../support/capture.js';
 import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-memory-kept');
@@ -215,6 +221,82 @@ describe('Status keeps its place while another screen is shown', () => {
       assert.equal(drains, 1, 'the drain was sent once');
     } finally {
       await unmount(view);
+    }
+  });
+});
+
+describe('Integrations keeps its place while another screen is shown', () => {
+  test('the same client chosen and its plan open where it was scrolled to', async () => {
+    const view = await mount(fakeApp({ status: async () => hostStatus() }), HOME, {
+      service: async () => null,
+      integrations: DIRS,
+    });
+    try {
+      await press(view, '5');
+      await waitForText(view, /^> Codex /m);
+      await press(view, 'j');
+      await press(view, 'j');
+      await waitForText(view, /^> pi /m);
+      await press(view, 'i');
+      await waitForText(view, /install plan for pi/);
+      await press(view, KEY.down);
+      const scrolled = /install plan for pi · lines 2–\d+ of \d+/;
+      await waitForText(view, scrolled);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '5');
+      const back = await waitForText(view, scrolled);
+      assert.match(back, /^> pi /m);
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('an import in flight when left is not started again: shown again, it is followed to its report', async () => {
+    const claudeDir = mkdtempSync(join(tmpdir(), 'cm-kept-claude-'));
+    const project = join(claudeDir, 'projects', 'project');
+    mkdirSync(project, { recursive: true });
+    const fixture = claudeTranscriptFixture('30-interactive');
+    copyFileSync(fixture, join(project, basename(fixture)));
+    let starts = 0;
+    let started: (run: ImportRun) => void = () => {};
+    const progress = { filesDone: 1, filesTotal: 1, sessions: 1, turns: 5, bytes: 4096, elapsedMs: 10 };
+    const report = importReport({ root: join(claudeDir, 'projects'), files: 1, sessions: 1, extraction: null });
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        captureImportStart: () => {
+          starts += 1;
+          return new Promise((resolve) => {
+            started = resolve;
+          });
+        },
+        captureImportRun: async () => ({ importId: 'imp-1', state: 'done', progress, report, error: null }),
+      }),
+      HOME,
+      { service: async () => null, integrations: { ...DIRS, claudeDir } },
+    );
+    try {
+      await press(view, '5');
+      await press(view, 'j');
+      await waitForText(view, /^> Claude Code /m);
+      await press(view, 'm');
+      await waitForText(view, /import from Claude Code: what it would bring in/);
+      await press(view, 'y');
+      await waitForText(view, /importing from Claude Code…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '5');
+      await waitForText(view, /importing from Claude Code…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      started({ importId: 'imp-1', state: 'running', progress, report: null, error: null });
+      await press(view, '5');
+      await waitForText(view, /imported: claude/);
+      assert.equal(starts, 1, 'the import was started once');
+    } finally {
+      await unmount(view);
+      rmSync(claudeDir, { recursive: true, force: true });
     }
   });
 });

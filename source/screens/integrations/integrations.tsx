@@ -4,11 +4,11 @@
 // client's stored conversations would bring in (nothing written), and "y" imports it, with its
 // progress, then its report. Owns its state; the parts only render it.
 import { Box, Text } from 'ink';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { wrapLines, type DisplayLine } from './plan-lines.js';
 import type { IntegrationState } from '../../hosts/integrations.js';
 import { HEADER_LINES } from '../shell/header.js';
-import { useEnvironment, useHelp } from '../shell/shell-context.js';
+import { useEnvironment, useHelp, useKept } from '../shell/shell-context.js';
 import { helpItem, keyLabel } from '../keyboard/key-bindings.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useTerminalSize } from '../terminal-size.js';
@@ -126,7 +126,10 @@ export function Integrations() {
   const environment = useEnvironment();
   const { rows, columns } = useTerminalSize();
   const theme = useTheme();
-  const [state, dispatch] = useIntegrationsState();
+  // Left for another screen and shown again, Integrations is where it was (the states read again).
+  const [kept, keep] = useKept<IntegrationsState>('integrations');
+  const [state, dispatch] = useIntegrationsState(kept);
+  useEffect(() => keep(state));
   const options = useMemo(() => state.clients.map(clientOption), [state.clients]);
   const panelRows = Math.max(1, rows - SHELL_LINES - SCREEN_CHROME - chooserRows(options, columns, state.selected));
   useIntegrationsEffects(environment, state, dispatch);

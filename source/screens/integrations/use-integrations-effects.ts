@@ -17,7 +17,6 @@ import {
   type IntegrationDirs,
   type IntegrationOptions,
 } from '../../hosts/integrations.js';
-import type { Application } from '../../api/application.js';
 import { CmError } from '../../errors.js';
 import { importRoot, importRootProblem } from '../../hosts/import-files.js';
 import { dryRunImport } from '../../client/import-dry-run.js';
@@ -25,7 +24,7 @@ import { IMPORT_CLIENT_NAMES } from '../../import-text.js';
 import { toShownError } from '../format.js';
 import { isBroken } from '../../hosts/install-health.js';
 import { applyPiExtension, planPiExtension, type PiExtensionPlan } from '../../hosts/pi/extension-install.js';
-import type { ShellEnvironment } from '../shell/shell-context.js';
+import { type ShellEnvironment, useKeptRequest } from '../shell/shell-context.js';
 import type { ScreenPlan } from './plan-lines.js';
 import type { ClientRow, IntegrationsAction, IntegrationsState } from './use-integrations-state.js';
 
@@ -120,36 +119,61 @@ function importFolder(client: ClientRow['client'], integrations: ShellEnvironmen
 
 type Request = NonNullable<IntegrationsState['request']>;
 
-/** The dry run or the import of one request; `live()` is false once the screen moved on. */
-async function runImportRequest(
-  app: Application,
-  home: string,
-  request: Request & { kind: 'importPlan' | 'importApply' },
-  integrations: ShellEnvironment['integrations'],
+/** Starts a request once, though the screen is left and shown again (shell-context.tsx, useKeptRequest). */
+type Once = <T>(id: number, start: () => Promise<T>) => Promise<T>;
+
+/**
+ * The answer to one request, as the action that shows it: a plan, a write, the dry run of an import
+ * or the import itself (its progress dispatched while `live()`). Each starts once: the screen left
+ * and shown again follows the same request, so a write or an import is never sent twice.
+ */
+async function answer(
+  environment: Pick<ShellEnvironment, 'app' | 'home' | 'integrations'>,
+  request: Request,
+  once: Once,
   dispatch: Dispatch<IntegrationsAction>,
   live: () => boolean,
-): Promise<void> {
-  if (request.kind === 'importPlan') {
-    const root = importFolder(request.client, integrations);
-    const plan = { client: request.client, root, sinceMs: -Infinity, untilMs: Infinity, repository: null };
-    const report = await dryRunImport(home, plan);
-    if (live()) dispatch({ type: 'importPlanned', id: request.id, report });
-    return;
+): Promise<IntegrationsAction | null> {
+  const { app, home, integrations } = environment;
+  const { id } = request;
+  if (request.kind === 'plan')
+    return { type: 'planned', id, shown: await once(id, async () => planFor(request, { home, integrations })) };
+  if (request.kind === 'apply') {
+    // Writes only if the file still holds the bytes the plan showed; otherwise config_conflict.
+    const { shown } = request;
+    const applied = await once(id, async () =>
+      shown.client === 'pi'
+        ? { ...shown, result: applyPiExtension(shown.plan) }
+        : { ...shown, result: applyInstall(shown.plan) },
+    );
+    return { type: 'applied', id, applied };
   }
-  let run = await app.captureImportStart({ client: request.client, root: request.root });
+  if (request.kind === 'importPlan') {
+    const report = await once(id, async () => {
+      const root = importFolder(request.client, integrations);
+      return dryRunImport(home, {
+        client: request.client,
+        root,
+        sinceMs: -Infinity,
+        untilMs: Infinity,
+        repository: null,
+      });
+    });
+    return { type: 'importPlanned', id, report };
+  }
+  let run = await once(id, () => app.captureImportStart({ client: request.client, root: request.root }));
   while (run.state === 'running' || run.state === 'extracting') {
-    if (!live()) return;
-    dispatch({ type: 'importProgress', id: request.id, run });
+    if (!live()) return null;
+    dispatch({ type: 'importProgress', id, run });
     await new Promise((done) => setTimeout(done, IMPORT_POLL_MS));
     run = await app.captureImportRun({ importId: run.importId });
   }
-  if (!live()) return;
   if (run.state === 'failed' || run.report === null)
     throw new CmError(
       (run.error?.code as ConstructorParameters<typeof CmError>[0] | undefined) ?? 'internal',
       `${run.error?.message ?? 'The import failed.'} What was committed stays; import again to go on where it stopped.`,
     );
-  dispatch({ type: 'imported', id: request.id, report: run.report });
+  return { type: 'imported', id, report: run.report };
 }
 
 export function useIntegrationsEffects(
@@ -162,6 +186,7 @@ export function useIntegrationsEffects(
   const codexDir = integrations?.codexDir;
   const claudeDir = integrations?.claudeDir;
   const piDir = integrations?.piDir;
+  const once = useKeptRequest('integrations');
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new `loadNonce` is the request to read the states again.
   useEffect(() => {
@@ -170,35 +195,17 @@ export function useIntegrationsEffects(
 
   useEffect(() => {
     if (!request) return;
-    if (request.kind === 'importPlan' || request.kind === 'importApply') {
-      let live = true;
-      runImportRequest(app, home, request, { codexDir, claudeDir, piDir }, dispatch, () => live).catch(
-        (error: unknown) => {
-          if (live) dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
-        },
-      );
-      return () => {
-        live = false;
-      };
-    }
-    try {
-      if (request.kind === 'plan') {
-        const shown = planFor(request, { home, integrations: { codexDir, claudeDir, piDir } });
-        dispatch({ type: 'planned', id: request.id, shown });
-      } else {
-        // Writes only if the file still holds the bytes the plan showed; otherwise config_conflict.
-        const { shown } = request;
-        dispatch({
-          type: 'applied',
-          id: request.id,
-          applied:
-            shown.client === 'pi'
-              ? { ...shown, result: applyPiExtension(shown.plan) }
-              : { ...shown, result: applyInstall(shown.plan) },
-        });
-      }
-    } catch (error) {
-      dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
-    }
-  }, [app, home, codexDir, claudeDir, piDir, request, dispatch]);
+    let live = true;
+    answer({ app, home, integrations: { codexDir, claudeDir, piDir } }, request, once, dispatch, () => live).then(
+      (action) => {
+        if (live && action) dispatch(action);
+      },
+      (error: unknown) => {
+        if (live) dispatch({ type: 'requestFailed', id: request.id, error: toShownError(error) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [app, home, codexDir, claudeDir, piDir, request, once, dispatch]);
 }

@@ -152,7 +152,21 @@ export function integrationsReducer(state: IntegrationsState, action: Integratio
     case 'confirm':
       // "y" is the only way to write: a plan is never applied (an import never run) by opening it or by any other key.
       if (state.panel?.applicable) return ask(state, { kind: 'apply', shown: state.panel.applicable });
-      return state.panel?.importable ? ask(state, { kind: 'importApply', ...state.panel.importable }) : state;
+      if (!state.panel?.importable || state.request) return state;
+      // Until its first progress, the panel says the import started: y no longer imports anything.
+      return ask(
+        state,
+        { kind: 'importApply', ...state.panel.importable },
+        {
+          panel: {
+            ...state.panel,
+            title: `importing from ${IMPORT_CLIENT_NAMES[state.panel.importable.client]}…`,
+            lines: ['Starting the import in the host…'],
+            offset: 0,
+            importable: null,
+          },
+        },
+      );
     case 'planImport':
       return state.panel ? state : ask(state, { kind: 'importPlan', client: selectedClient(state) });
     case 'importPlanned': {
@@ -254,6 +268,11 @@ function extractionText(report: ImportReport): string[] {
   return [extractedText(x), ...(draftedAny(x) ? ['Review them on the Memory screen (7).'] : [])];
 }
 
-export function useIntegrationsState() {
-  return useReducer(integrationsReducer, initialIntegrationsState);
+/**
+ * Left for another screen and shown again, the screen is as it was left: the chosen client, the
+ * panel open and where it was scrolled to (the clients' states read again as on any start). A
+ * request then in flight is still the request: followed to its answer, never sent again.
+ */
+export function useIntegrationsState(kept?: IntegrationsState | undefined) {
+  return useReducer(integrationsReducer, kept ?? initialIntegrationsState);
 }
