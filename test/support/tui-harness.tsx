@@ -136,3 +136,14 @@ export async function openNewAgentForm(view: View): Promise<void> {
   await press(view, 'c');
   await waitForText(view, 'New agent');
 }
+
+/** The Memory screen's Entries view, before any search, with its search line open (`/`). */
+export async function openSearchLine(view: View): Promise<string> {
+  await press(view, '7');
+  await waitForText(view, /\[Review\]/);
+  await press(view, ']');
+  await press(view, ']');
+  await waitForText(view, /search: \(none yet\)/);
+  await press(view, '/');
+  return waitForText(view, /^search>/m);
+}

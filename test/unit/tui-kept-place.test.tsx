@@ -2,7 +2,8 @@
 // candidate with the same marks and reads the queue again; a scope chooser with candidates chosen
 // is still there with them. Agents: the same agent selected, the list read again. Status: the same
 // page and recovery item, read again, and a drain in flight followed, never sent twice.
-// Integrations: the same client and open plan, and an import in flight followed to its report. In
+// Integrations: the same client and open plan, and an import in flight followed to its report.
+// Memory's Entries: the query, the selected entry over the results read again, the open entry. In
 // process, with a fake Application (History's and Sessions' are in test/e2e/tui and
 // test/store/tui-sessions).
 import assert from 'node:assert/strict';
@@ -20,9 +21,20 @@ import {
   importReport,
   numberedAgent,
   numberedCandidate as candidate,
+  reviewQueue,
 } from '../support/tui-fakes.js';
 import { claudeTranscriptFixture } from '../support/capture.js';
-import { KEY, mount, press, unmount, type View, waitForText } from '../support/tui-harness.js';
+import {
+  KEY,
+  mount,
+  openSearchLine,
+  press,
+  type,
+  unmount,
+  type View,
+  waitForFrame,
+  waitForText,
+} from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-memory-kept');
 
@@ -297,6 +309,96 @@ describe('Integrations keeps its place while another screen is shown', () => {
     } finally {
       await unmount(view);
       rmSync(claudeDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A search hit (and its entry, as get reads it) named `name`. */
+const hit = (name: string) => ({
+  entryId: name,
+  title: `Entry ${name}`,
+  scope: 'project',
+  path: `work_fact/${name}.md`,
+});
+const entryView = (name: string) => ({
+  id: name,
+  title: `Entry ${name}`,
+  appliesWhen: null,
+  contentDigest: 'sha256:00',
+  sources: [{ scope: 'project', path: `work_fact/${name}.md` }],
+  body: `The body of ${name}.`,
+  type: 'work_fact',
+  priority: 1,
+});
+
+/** A fake Application whose Entries search answers `found.hits` (changed by the test); reads counted. */
+function entriesApp() {
+  const found = { hits: ['alpha', 'beta', 'gamma'], searches: 0, gets: 0 };
+  const app = fakeApp({
+    status: async () => hostStatus(),
+    memoryReview: async () => reviewQueue(),
+    memoryStale: async () => ({ state: 'verified', reason: null, total: 0, entries: [] }),
+    memoryStatus: async () => new Promise(() => {}),
+    memorySearch: async () => {
+      found.searches += 1;
+      return { generation: 3, coverage: 'complete', scopes: [], results: found.hits.map(hit) };
+    },
+    memoryGet: async ({ entryId }: { entryId: string }) => {
+      found.gets += 1;
+      return entryView(entryId);
+    },
+  });
+  return { app, found };
+}
+
+/** Entries with the results of a search for `query`, the second (beta) selected. */
+async function searchedBeta(view: View, query: string) {
+  await openSearchLine(view);
+  await type(view, query);
+  await press(view, KEY.enter);
+  await waitForText(view, new RegExp(`search: ${query}`));
+  await press(view, 'j');
+  await waitForText(view, /^› project Entry beta/m);
+}
+
+describe('Memory · Entries keeps its place while another screen is shown', () => {
+  test('the query, and the selection on its entry over the results read again', async () => {
+    const { app, found } = entriesApp();
+    const view = await mount(app, HOME, { service: async () => null, integrations: DIRS });
+    try {
+      await searchedBeta(view, 'pnpm');
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      found.hits = ['delta', ...found.hits];
+      const searches = found.searches;
+      await press(view, '7');
+      await waitForText(view, /^ {2}project Entry delta/m);
+      const back = await waitForText(view, /^› project Entry beta/m);
+      assert.match(back, /search: pnpm/);
+      assert.ok(found.searches > searches, 'the search is read again');
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('the open entry, read again', async () => {
+    const { app, found } = entriesApp();
+    const view = await mount(app, HOME, { service: async () => null, integrations: DIRS });
+    try {
+      await searchedBeta(view, 'pnpm');
+      await press(view, KEY.enter);
+      await waitForText(view, /The body of beta\./);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      const gets = found.gets;
+      await press(view, '7');
+      await waitForText(view, /The body of beta\./);
+      await waitForFrame(view, 'the entry read again', () => found.gets > gets);
+      await press(view, KEY.escape);
+      const list = await waitForText(view, /^› project Entry beta/m);
+      assert.match(list, /search: pnpm/);
+    } finally {
+      await unmount(view);
     }
   });
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { absentDirs, fakeApp, hostStatus, reviewQueue } from '../support/tui-fakes.js';
-import { KEY, mount, press, type, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
+import { KEY, mount, openSearchLine, press, type, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-search-line');
 
@@ -33,13 +33,7 @@ describe('Entries: the search line', () => {
       { service: async () => null, integrations: DIRS },
     );
     try {
-      await press(view, '7');
-      await waitForText(view, /\[Review\]/);
-      await press(view, ']');
-      await press(view, ']');
-      await waitForText(view, /search: \(none yet\)/);
-      await press(view, '/');
-      await waitForText(view, /^search>/m);
+      await openSearchLine(view);
       await type(view, 'quit');
       await waitForText(view, /search> quit/);
       await press(view, KEY.escape);

@@ -61,6 +61,16 @@ export type EntriesAction =
   | { type: 'reread'; closeEntry: boolean }
   | { type: 'back' };
 
+/**
+ * The row selected once the list is read again: the entry selected before, wherever it now is
+ * (entries came in above it or left); on the same row, or the last, when that entry is gone.
+ */
+function keptSelection(state: EntriesState, rows: readonly { entryId: string }[]): number {
+  const was = listedRows(state)[state.selected]?.entryId;
+  const at = rows.findIndex((row) => row.entryId === was);
+  return at >= 0 ? at : Math.min(state.selected, Math.max(0, rows.length - 1));
+}
+
 export const initialEntriesState: EntriesState = {
   typing: false,
   line: emptyLine,
@@ -101,7 +111,7 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
         result: { ...action.result, query: state.search.query },
         search: null,
         listTop: state.search.again ? state.listTop : 0,
-        selected: state.search.again ? Math.min(state.selected, Math.max(0, action.result.results.length - 1)) : 0,
+        selected: state.search.again ? keptSelection(state, action.result.results) : 0,
       };
     case 'select':
       return { ...state, selected: moveSelection(state.selected, action.delta, listedRows(state).length) };
@@ -120,9 +130,15 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
     case 'scroll':
       return { ...state, top: Math.min(action.lastTop, Math.max(0, state.top + action.delta)) };
     case 'staleLoaded':
-      return state.staleLoad?.id === action.id
-        ? { ...state, stale: action.stale, staleLoad: null, leftOutLoad: { id: action.id } }
-        : state;
+      if (state.staleLoad?.id !== action.id) return state;
+      return {
+        ...state,
+        stale: action.stale,
+        staleLoad: null,
+        leftOutLoad: { id: action.id },
+        // Listed (no search yet), the stale list read again keeps the selection on its entry.
+        selected: state.result ? state.selected : keptSelection(state, action.stale.entries),
+      };
     case 'leftOutLoaded':
       return state.leftOutLoad?.id === action.id ? { ...state, leftOut: action.files, leftOutLoad: null } : state;
     case 'scrollList':
@@ -146,4 +162,18 @@ export function entriesReducer(state: EntriesState, action: EntriesAction): Entr
       };
     }
   }
+}
+
+/**
+ * The state kept when the screen was left, shown again: the search line being typed, the query
+ * and the selection on its entry, the open entry — all read again (the stale list, the left-out
+ * files, the last search, the open entry), as after a re-verification. A search then in flight is
+ * asked again.
+ */
+export function resumedEntries(kept: EntriesState | undefined): EntriesState {
+  if (kept === undefined) return initialEntriesState;
+  const read = entriesReducer({ ...kept, leftOutLoad: null, error: null }, { type: 'reread', closeEntry: false });
+  if (!kept.search) return read;
+  const id = read.lastId + 1;
+  return { ...read, lastId: id, search: { ...kept.search, id } };
 }

@@ -12,7 +12,7 @@ import { useEnvironment, useHelp, useKept } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { textColumns } from '../../text-columns.js';
 import { useTheme } from '../widgets/theme.js';
-import { entriesReducer, initialEntriesState, listedRows } from './entries-state.js';
+import { type EntriesState, entriesReducer, listedRows, resumedEntries } from './entries-state.js';
 import {
   entryActionHelp,
   entryActionLines,
@@ -107,19 +107,20 @@ interface KeptMemory {
   view: MemoryView;
   review: ReviewState;
   promote: PromoteState;
+  entries: EntriesState;
 }
 
 export function Memory() {
   const { app, cwd = process.cwd() } = useEnvironment();
   const { rows, columns } = useTerminalSize();
   // Left for another screen, Memory unmounts: what it kept comes back (the view, Review's place and
-  // marks, the candidates chosen for a plan).
+  // marks, the candidates chosen for a plan, Entries' query, selection and open entry).
   const [kept, keep] = useKept<KeptMemory>('memory');
   const [view, setView] = useState<MemoryView>(kept?.view ?? 'review');
   const [review, dispatchReview] = useReducer(reviewReducer, kept?.review, resumedReview);
   const [promote, dispatchPromote] = useReducer(promoteReducer, kept?.promote, resumedPromote);
-  useEffect(() => keep({ view, review, promote }));
-  const [entries, dispatchEntries] = useReducer(entriesReducer, initialEntriesState);
+  const [entries, dispatchEntries] = useReducer(entriesReducer, kept?.entries, resumedEntries);
+  useEffect(() => keep({ view, review, promote, entries }));
   const [extractionTop, setExtractionTop] = useState(0);
   const [run, dispatchRun] = useReducer(extractionReducer, initialExtractionState);
   useReviewEffects(app, cwd, review, dispatchReview);
