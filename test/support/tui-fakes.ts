@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentView } from '../../source/api/agents.js';
 import type { ImportReport } from '../../source/api/capture.js';
+import type { MemoryStatus } from '../../source/api/memory-runs.js';
 import type { Application } from '../../source/api/application.js';
 import type { HostStatus } from '../../source/api/history.js';
-import type { MemoryStatus } from '../../source/api/memory-runs.js';
 import type { MemoryReview, MemoryReviewCandidate } from '../../source/api/memory-views.js';
 import type { ServiceStatus } from '../../source/service/service-manager.js';
 
@@ -170,3 +170,18 @@ export function importReport(changes: Partial<ImportReport> = {}): ImportReport 
     ...changes,
   };
 }
+
+/** Memory status with three runners (builtin, ext: an external one, local), nothing run yet. */
+export const memoryStatus: MemoryStatus = memoryStatusWith([
+  { name: 'builtin', offline: true },
+  {
+    name: 'ext',
+    offline: false,
+    provider: 'example-provider',
+    model: 'example-model',
+    endpoint: 'https://api.example.com/v1',
+    budget: { runBytes: 1000, dayBytes: 5000 },
+    sentToday: 0,
+  },
+  { name: 'local', offline: true },
+]);

@@ -147,3 +147,15 @@ export async function openSearchLine(view: View): Promise<string> {
   await press(view, '/');
   return waitForText(view, /^search>/m);
 }
+
+/** The Memory screen's Extraction view ([ [ from Review: Usage is the last view), its runners listed. */
+export async function openExtraction(view: View) {
+  await press(view, '7');
+  await waitForText(view, /\[Review\]/);
+  await press(view, '[');
+  await waitForText(view, /\[Usage\]/);
+  await press(view, '[');
+  await waitForText(view, /x extract · r runner builtin/);
+  // r waits for the runners memory status lists.
+  await waitForText(view, /ext: example-provider example-model/);
+}

@@ -16,9 +16,18 @@ import { pastedMoves, useChooserKeys } from '../../source/screens/keyboard/use-c
 import { Chooser } from '../../source/screens/widgets/chooser.js';
 import { moveSelection } from '../../source/screens/widgets/list-window.js';
 import { CmError } from '../../source/errors.js';
-import * as fakes from '../support/tui-fakes.js';
-import { absentDirs, fakeApp, hostStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
-import { act, KEY, mount, press, unmount, type View, waitForFrame, waitForText } from '../support/tui-harness.js';
+import { absentDirs, fakeApp, hostStatus, memoryStatus, reviewCandidate, reviewQueue } from '../support/tui-fakes.js';
+import {
+  act,
+  KEY,
+  mount,
+  openExtraction,
+  press,
+  unmount,
+  type View,
+  waitForFrame,
+  waitForText,
+} from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-chooser');
 const status = hostStatus();
@@ -158,32 +167,6 @@ function candidate(id: string, content: string): MemoryReviewCandidate {
 }
 
 const review = reviewQueue;
-
-const memoryStatus = fakes.memoryStatusWith([
-  { name: 'builtin', offline: true },
-  {
-    name: 'ext',
-    offline: false,
-    provider: 'example-provider',
-    model: 'example-model',
-    endpoint: 'https://api.example.com/v1',
-    budget: { runBytes: 1000, dayBytes: 5000 },
-    sentToday: 0,
-  },
-  { name: 'local', offline: true },
-]);
-
-/** The Memory screen's Extraction view ([ [ from Review: Usage is the last view), its runners listed. */
-async function openExtraction(view: View) {
-  await press(view, '7');
-  await waitForText(view, /\[Review\]/);
-  await press(view, '[');
-  await waitForText(view, /\[Usage\]/);
-  await press(view, '[');
-  await waitForText(view, /x extract · r runner builtin/);
-  // r waits for the runners memory status lists.
-  await waitForText(view, /ext: example-provider example-model/);
-}
 
 describe('the runner chooser (Memory · Extraction)', () => {
   const app = () =>

@@ -3,9 +3,9 @@
 // is still there with them. Agents: the same agent selected, the list read again. Status: the same
 // page and recovery item, read again, and a drain in flight followed, never sent twice.
 // Integrations: the same client and open plan, and an import in flight followed to its report.
-// Memory's Entries: the query, the selected entry over the results read again, the open entry. In
-// process, with a fake Application (History's and Sessions' are in test/e2e/tui and
-// test/store/tui-sessions).
+// Memory's Entries: the query, the selected entry over the results read again, the open entry;
+// Extraction: the runner chooser, the runner chosen, a run in flight sent once. In process, with
+// a fake Application (History's and Sessions' are in test/e2e/tui and test/store/tui-sessions).
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import {
   fakeApp,
   hostStatus,
   importReport,
+  memoryStatus,
   numberedAgent,
   numberedCandidate as candidate,
   reviewQueue,
@@ -27,6 +28,7 @@ import { claudeTranscriptFixture } from '../support/capture.js';
 import {
   KEY,
   mount,
+  openExtraction,
   openSearchLine,
   press,
   type,
@@ -397,6 +399,47 @@ describe('Memory · Entries keeps its place while another screen is shown', () =
       await press(view, KEY.escape);
       const list = await waitForText(view, /^› project Entry beta/m);
       assert.match(list, /search: pnpm/);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe('Memory · Extraction keeps its place while another screen is shown', () => {
+  test('the runner chooser open where it was, the runner chosen, a run in flight followed, not sent again', async () => {
+    const extracted: Array<{ runner: string }> = [];
+    const view = await mount(
+      fakeApp({
+        status: async () => hostStatus(),
+        memoryStatus: async () => memoryStatus,
+        memoryReview: async () => reviewQueue(),
+        memoryExtract: async (request: { runner: string }) => {
+          extracted.push(request);
+          return new Promise(() => {});
+        },
+      }),
+      HOME,
+      { service: async () => null, integrations: DIRS },
+    );
+    try {
+      await openExtraction(view);
+      await press(view, 'r');
+      await waitForText(view, /^> builtin: /m);
+      await press(view, KEY.down);
+      await waitForText(view, /^> ext: /m);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '7');
+      await waitForText(view, /^> ext: /m);
+      await press(view, KEY.enter);
+      await waitForText(view, /x extract · r runner ext/);
+      await press(view, 'x');
+      await waitForText(view, /Extracting with the ext runner…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '7');
+      await waitForText(view, /Extracting with the ext runner…/);
+      assert.equal(extracted.length, 1, 'the run was sent once');
     } finally {
       await unmount(view);
     }

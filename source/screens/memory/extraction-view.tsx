@@ -6,6 +6,7 @@ import { type Dispatch, useMemo, useState } from 'react';
 import type { Application } from '../../api/application.js';
 import type { MemoryStatus } from '../../api/memory-runs.js';
 import type { ShownError } from '../format.js';
+import { useKeptRequest } from '../shell/shell-context.js';
 import { STATUS_PROGRESS_MS, STATUS_REFRESH_MS } from '../timing.js';
 import { useTheme } from '../widgets/theme.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
@@ -26,15 +27,19 @@ export function useExtractionLines(
 ) {
   const [status, setStatus] = useState<MemoryStatus | null>(null);
   const { state, dispatch } = run;
+  // A run left in flight when another screen was shown is followed, not sent again, when Memory is back.
+  const once = useKeptRequest('memory extraction');
   useRequest(
     state.request,
     (request) =>
-      app.memoryExtract({
-        cwd,
-        runner: request.runner,
-        ...(request.approvePlan ? { approvePlan: request.approvePlan } : {}),
-        ...(request.approveManifest ? { approveManifest: request.approveManifest } : {}),
-      }),
+      once(request.id, () =>
+        app.memoryExtract({
+          cwd,
+          runner: request.runner,
+          ...(request.approvePlan ? { approvePlan: request.approvePlan } : {}),
+          ...(request.approveManifest ? { approveManifest: request.approveManifest } : {}),
+        }),
+      ),
     {
       answered: (report, request) => dispatch({ type: 'answered', id: request.id, report }),
       failed: (error, request) => dispatch({ type: 'failed', id: request.id, error }),

@@ -23,7 +23,7 @@ import {
 } from './entry-actions.js';
 import { useEntryEditor } from './entry-editor.js';
 import { EntriesView, listTextRoom, useEntryLines } from './entries-view.js';
-import { extractionReducer, initialExtractionState } from './extraction-state.js';
+import { type ExtractionState, extractionReducer, initialExtractionState } from './extraction-state.js';
 import { ExtractionView, useExtractionLines } from './extraction-view.js';
 import { LinePane } from './line-pane.js';
 import { helpFor, messageLines } from './memory-messages.js';
@@ -108,21 +108,24 @@ interface KeptMemory {
   review: ReviewState;
   promote: PromoteState;
   entries: EntriesState;
+  run: ExtractionState;
+  extractionTop: number;
 }
 
 export function Memory() {
   const { app, cwd = process.cwd() } = useEnvironment();
   const { rows, columns } = useTerminalSize();
   // Left for another screen, Memory unmounts: what it kept comes back (the view, Review's place and
-  // marks, the candidates chosen for a plan, Entries' query, selection and open entry).
+  // marks, the candidates chosen for a plan, Entries' query, selection and open entry, Extraction's
+  // runner, chooser and plan, a run in flight followed).
   const [kept, keep] = useKept<KeptMemory>('memory');
   const [view, setView] = useState<MemoryView>(kept?.view ?? 'review');
   const [review, dispatchReview] = useReducer(reviewReducer, kept?.review, resumedReview);
   const [promote, dispatchPromote] = useReducer(promoteReducer, kept?.promote, resumedPromote);
   const [entries, dispatchEntries] = useReducer(entriesReducer, kept?.entries, resumedEntries);
-  useEffect(() => keep({ view, review, promote, entries }));
-  const [extractionTop, setExtractionTop] = useState(0);
-  const [run, dispatchRun] = useReducer(extractionReducer, initialExtractionState);
+  const [extractionTop, setExtractionTop] = useState(kept?.extractionTop ?? 0);
+  const [run, dispatchRun] = useReducer(extractionReducer, kept?.run ?? initialExtractionState);
+  useEffect(() => keep({ view, review, promote, entries, run, extractionTop }));
   useReviewEffects(app, cwd, review, dispatchReview);
   usePromoteEffects(app, cwd, promote, dispatchPromote);
   useEntriesEffects(app, cwd, entries, dispatchEntries);
