@@ -1,7 +1,8 @@
 // Screens keep their place while another is shown. Memory: back on it (7), Review is on the same
 // candidate with the same marks and reads the queue again; a scope chooser with candidates chosen
-// is still there with them. Agents: the same agent selected, the list read again. Status: the same
-// page and recovery item, read again, and a drain in flight followed, never sent twice.
+// is still there with them; marks on candidates gone from the queue read again are dropped, and
+// said. Agents: the same agent selected, the list read again. Status: the same page and recovery
+// item, read again, and a drain in flight followed, never sent twice.
 // Integrations: the same client and open plan, and an import in flight followed to its report.
 // Memory's Entries: the query, the selected entry over the results read again, the open entry;
 // Extraction: the runner chooser, the runner chosen, a run in flight sent once. In process, with
@@ -48,13 +49,19 @@ async function mountQueue(rows: MemoryReviewCandidate[]) {
   return { view, queue };
 }
 
+/** Review on a queue of candidates 5 to 1, the first one marked. */
+async function markedFirstOfFive() {
+  const mounted = await mountQueue([5, 4, 3, 2, 1].map(candidate));
+  await press(mounted.view, '7');
+  await waitForText(mounted.view, /· 1 of 5/);
+  await press(mounted.view, 'm');
+  return mounted;
+}
+
 describe('Memory keeps its place while another screen is shown', () => {
   test('Review: the same candidate selected, the same marks, the queue read again', async () => {
-    const { view, queue } = await mountQueue([5, 4, 3, 2, 1].map(candidate));
+    const { view, queue } = await markedFirstOfFive();
     try {
-      await press(view, '7');
-      await waitForText(view, /· 1 of 5/);
-      await press(view, 'm');
       await press(view, KEY.down.repeat(2));
       await waitForText(view, /1 marked · 3 of 5/);
       await press(view, '4');
@@ -84,6 +91,33 @@ describe('Memory keeps its place while another screen is shown', () => {
       const back = await waitForText(view, /Prepare & promote · scope project/);
       assert.match(back, /1 candidate to promote/);
       assert.match(back, /Candidate number 2\./);
+    } finally {
+      await unmount(view);
+    }
+  });
+});
+
+describe('Review drops the marks of candidates gone from the queue it reads again, and says so', () => {
+  test('back on the screen, and on r', async () => {
+    const { view, queue } = await markedFirstOfFive();
+    try {
+      await press(view, KEY.down);
+      await press(view, 'm');
+      await press(view, KEY.down);
+      await press(view, 'm');
+      await waitForText(view, /3 marked · 3 of 5/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      // Another terminal discarded candidate 5 and promoted candidate 4.
+      queue.rows = [3, 2, 1].map(candidate);
+      await press(view, '7');
+      let frame = await waitForText(view, /1 marked · 1 of 3/);
+      assert.match(frame, /2 marked candidates left the queue/);
+      queue.rows = [2, 1].map(candidate);
+      await press(view, 'r');
+      frame = await waitForText(view, /· 1 of 2/);
+      assert.match(frame, /1 marked candidate left the queue/);
+      assert.doesNotMatch(frame, /marked ·/);
     } finally {
       await unmount(view);
     }

@@ -140,6 +140,12 @@ export function resumedReview(kept: ReviewState | undefined): ReviewState {
   return { ...settled, lastId: id, load: readAgain(settled, id, false) };
 }
 
+/** What Review says when marked candidates left the queue it read again. */
+const droppedMarks = (count: number): string =>
+  count === 1
+    ? '1 marked candidate left the queue (discarded or promoted): mark dropped.'
+    : `${count} marked candidates left the queue (discarded or promoted): marks dropped.`;
+
 export const candidatesOf = (state: ReviewState): MemoryReviewCandidate[] => state.data?.candidates ?? [];
 
 /** The queue read again as far as it was read, with the selected candidate to read on to. */
@@ -271,6 +277,8 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
       if (state.load?.id !== action.id) return state;
       const ids = new Set(action.review.candidates.map((candidate) => candidate.candidateId));
       const marked = new Set([...state.marked].filter((id) => ids.has(id)));
+      // Marks on candidates gone since (discarded or promoted elsewhere) are dropped, and said.
+      const dropped = state.marked.size - marked.size;
       const open = state.open && ids.has(state.open.candidateId) ? state.open : null;
       const selected = followSelection(candidatesOf(state), state.selected, action.review.candidates);
       // A patch prepared (or gone) leaves the queue, and its open view closes.
@@ -288,6 +296,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         open,
         patch,
         selected,
+        notice: dropped > 0 ? droppedMarks(dropped) : state.notice,
       });
     }
     case 'moreLoaded': {
@@ -442,6 +451,9 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
           ? new Set([...state.confirmed, confirmedKey(job.candidateId, job.statementId)])
           : (state.confirmed as Set<string>);
       const open = job.kind === 'discard' && state.open?.candidateId === job.candidateId ? null : state.open;
+      // A candidate discarded here leaves the queue: its mark goes with it, without a word of its own.
+      const marked = new Set(state.marked);
+      if (job.kind === 'discard') marked.delete(job.candidateId);
       const id = state.lastId + 1;
       // Read the queue again, quietly: a discarded candidate leaves it, a confirmed statement says so.
       return {
@@ -449,6 +461,7 @@ export function reviewReducer(state: ReviewState, action: ReviewAction): ReviewS
         job: null,
         confirmed,
         open,
+        marked,
         notice: action.notice,
         lastId: id,
         load: readAgain(state, id, true),
