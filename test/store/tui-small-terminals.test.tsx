@@ -58,7 +58,7 @@ async function onHost(
 }
 
 /** `text` matched as it is in a RegExp. */
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The frame's words in order, whatever line each is on. */
 const words = (frame: string) => frame.replace(/\s+/g, ' ');
@@ -239,14 +239,14 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
       service: async () => null,
       integrations: dirs,
     });
-    const path = (client: string) => new RegExp(`^ {2}${escape(join(home, client))}\\S*$`, 'm');
+    const path = (client: string) => new RegExp(`^ {2}${literal(join(home, client))}\\S*$`, 'm');
     try {
       await resizeTo(view, 80, 24);
       await press(view, '5');
       let frame = await waitForText(view, /^> Codex +not installed +\S+$/m);
-      assert.match(frame, new RegExp(`^> Codex +not installed +${escape(join(home, 'codex'))}\\S*$`, 'm'));
-      assert.match(frame, new RegExp(`^ {2}Claude Code +not installed +${escape(join(home, 'claude'))}\\S*$`, 'm'));
-      assert.match(frame, new RegExp(`^ {2}pi +not installed +${escape(join(home, 'pi'))}\\S*$`, 'm'));
+      assert.match(frame, new RegExp(`^> Codex +not installed +${literal(join(home, 'codex'))}\\S*$`, 'm'));
+      assert.match(frame, new RegExp(`^ {2}Claude Code +not installed +${literal(join(home, 'claude'))}\\S*$`, 'm'));
+      assert.match(frame, new RegExp(`^ {2}pi +not installed +${literal(join(home, 'pi'))}\\S*$`, 'm'));
       assertFits(frame, 80, 24);
       await resizeTo(view, 60, 20);
       frame = await waitForText(view, /^> Codex +not installed$/m);
