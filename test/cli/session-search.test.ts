@@ -1,7 +1,7 @@
 // Session search: FTS5 (porter) over what users said, maintained in the sealing transaction,
 // back-filled by the migration, queried through the CLI with escaped input.
 import assert from 'node:assert/strict';
-import { undoImportsStep } from '../support/rewind-store.js';
+import { undoImportsStep, undoSessionStartStep } from '../support/rewind-store.js';
 import { mkdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
@@ -112,7 +112,8 @@ describe('session search', () => {
     const db = openDatabase(storeFiles(home).core);
     try {
       // Back to a v3 store: undo what v4 (the search index), v6 (a column), v7 (an index) and v8
-      // (imports) added, as a store sealed before v4 was.
+      // (imports) and v10 (an index) added, as a store sealed before v4 was.
+      undoSessionStartStep(db);
       undoImportsStep(db);
       db.exec('DROP TABLE session_search');
       db.exec('DROP INDEX capture_turns_by_recorded_at');
@@ -155,6 +156,7 @@ describe('session search', () => {
         DROP TABLE session_search;
         ALTER TABLE v8_search RENAME TO session_search;
       `);
+      undoSessionStartStep(db);
       db.pragma('user_version = 8');
       migrate(db, coreSchema);
       assert.deepEqual(rows(), now, 'the same rowids, seal instants and typed times as the writer gives');

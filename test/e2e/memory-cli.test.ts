@@ -7,7 +7,7 @@
 // command's first (each with a local host of its own, as the bin opens; a spawn of the bin is
 // 0.5–1.5 s of CPU).
 import assert from 'node:assert/strict';
-import { undoImportsStep } from '../support/rewind-store.js';
+import { undoImportsStep, undoSessionStartStep } from '../support/rewind-store.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -429,7 +429,8 @@ describe('automatic extraction in a host', () => {
     const db = openDatabase(storeFiles(home).core);
     try {
       // What a v6 store holds after one drain step: one instant for every turn, no index on it (and
-      // nothing of v8).
+      // nothing of v8 or v10).
+      undoSessionStartStep(db);
       undoImportsStep(db);
       db.exec('DROP INDEX capture_turns_by_recorded_at');
       db.prepare('UPDATE capture_turns SET recorded_at_ms = (SELECT min(recorded_at_ms) FROM capture_turns)').run();

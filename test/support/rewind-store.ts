@@ -9,3 +9,8 @@ export function undoImportsStep(db: Db): void {
   db.exec('ALTER TABLE capture_activations DROP COLUMN origin');
   db.exec('ALTER TABLE capture_watches DROP COLUMN origin');
 }
+
+/** Undoes core step v10 (the index of sessions by when they started). */
+export function undoSessionStartStep(db: Db): void {
+  db.exec('DROP INDEX capture_activations_by_start');
+}
