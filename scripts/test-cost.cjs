@@ -3,13 +3,14 @@
 // time (user + sys of the process, its worker threads and every child process it waited for, from
 // /proc/self/stat) are written as one JSON file into COMMON_MEMORY_TEST_COSTS, for the per-file
 // table (scripts/test-durations.mjs). Processes that are not a test file (children started with the
-// runner's execArgv) write nothing.
+// runner's execArgv) write nothing. A file's process runs its built module (scripts/test-bundle.mjs,
+// `.test.mjs`); the runner names it by its test file.
 const { writeFileSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const dir = process.env.COMMON_MEMORY_TEST_COSTS;
 const file = process.argv[1];
-if (dir && file && /\.test\.tsx?$/.test(file)) {
+if (dir && file && /\.test\.(?:tsx?|mjs)$/.test(file)) {
   const started = performance.timeOrigin;
   process.on('exit', () => {
     const entry = { file, wallMs: Date.now() - started, cpuMs: cpuMs() };

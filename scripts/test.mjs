@@ -3,14 +3,24 @@
 // allow beside each other, CM_TEST_CONCURRENCY files at once in all, longest first), then the files
 // marked serial one at a time; reported as ONE run: one TAP stream on stdout ending in one
 // `# tests / # pass / # fail` summary, and one per-file wall and CPU table on stderr
-// (scripts/test-durations.mjs). Run as `node --import tsx scripts/test.mjs [tier|file…] [--record]`
-// (the runner's children inherit `--import tsx`); `--record` writes the run's per-file figures to
-// scripts/test-costs.json, the order of the next runs.
+// (scripts/test-durations.mjs). Run as `node scripts/test.mjs [tier|file…] [--record]`; `--record`
+// writes the run's per-file figures to scripts/test-costs.json, the order of the next runs.
 //
 // Every test file runs in its own process (node:test's isolation), so process.env, process.chdir
 // and module state never leak between files; a tier's concurrency is bounded only by what files
-// share outside the process. The audit behind each number is in its `why`.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// share outside the process. The audit behind each number is in its `why`. Each file runs as the
+// module scripts/test-bundle.mjs builds from it just before, without tsx (about 1.8 s of CPU less a
+// process that loads the host); a file run alone with `node --import tsx --test <file>` runs the same.
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -18,6 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import { staleBuild } from './build-stamp.mjs';
+import { bundleTests } from './test-bundle.mjs';
 import fileDurations from './test-durations.mjs';
 
 // A tier's concurrency is how many of its files may run beside each other; all tiers share one pool
@@ -110,7 +121,7 @@ function plan(args) {
 // a run): point them at the build `npm test` has just made instead (source/workers/start-worker.ts),
 // as plain node threads. Only when dist/ is the build of the sources as they are now (its stamp,
 // scripts/build-stamp.mjs): a run started without `pretest` after an edit
-// (`node --import tsx scripts/test.mjs`) must not test the threads of an older tree, so it starts
+// (`node scripts/test.mjs`) must not test the threads of an older tree, so it starts
 // them from source and says so. A file run alone with `node --import tsx --test` starts workers
 // from source too.
 const builtWorkers = join(import.meta.dirname, '..', 'dist', 'workers');
@@ -118,16 +129,37 @@ const stale = staleBuild();
 if (stale === null) process.env.COMMON_MEMORY_TEST_WORKERS ??= builtWorkers;
 else process.stderr.write(`# worker threads start from source/ (slower): ${stale}; npm test builds first\n`);
 
+// Every temp dir a run makes (test files, their children, hosts) is made under one of the run's own,
+// removed at the end: most tests leave theirs to the system, thousands a run (`tempHome`), and a
+// machine that runs the suite all day filled its /tmp with them. It is open to all as /tmp is (a
+// test runs a child as an unprivileged user), and its name is short: screens at 60 columns show
+// temp paths, and their tests were written for paths right under /tmp.
+const runTemp = mkdtempSync(join(tmpdir(), 'cm-'));
+chmodSync(runTemp, 0o1777);
+process.env.TMPDIR = runTemp;
+
 // Each test file's process measures its own wall and CPU time and leaves them here at exit
 // (scripts/test-cost.cjs, preloaded through the execArgv the runner gives its children).
 const costDir = mkdtempSync(join(tmpdir(), 'common-memory-test-costs-'));
 process.env.COMMON_MEMORY_TEST_COSTS = costDir;
 process.execArgv.push('--require', join(import.meta.dirname, 'test-cost.cjs'));
+// The test processes run built modules: a runner started the older way (`node --import tsx
+// scripts/test.mjs`) does not pass tsx's loader on to them. Their stack traces name the sources.
+process.execArgv = process.execArgv.filter(
+  (arg, i, all) =>
+    arg !== '--import=tsx' &&
+    !(arg === '--import' && all[i + 1] === 'tsx') &&
+    !(arg === 'tsx' && all[i - 1] === '--import'),
+);
+process.execArgv.push('--enable-source-maps');
+
 function readCosts() {
   const costs = new Map();
   for (const name of readdirSync(costDir)) {
     try {
       const entry = JSON.parse(readFileSync(join(costDir, name), 'utf8'));
+      // Its process ran the file's built module: the figures are the test file's.
+      entry.file = sourceOf.get(entry.file) ?? entry.file;
       costs.set(entry.file, entry);
     } catch {
       // A file cut short by a kill mid-write: its row falls back to the runner's view.
@@ -168,7 +200,11 @@ const expected = (file) => recorded[file]?.wall ?? Number.POSITIVE_INFINITY;
 /** One file's run, its events held until it ends so that each file's output stays together. */
 async function runFile(file) {
   const events = [];
-  for await (const event of run({ files: [file], concurrency: 1 })) events.push(event);
+  const bundle = built.modules.get(file);
+  for await (const event of run({ files: [bundle], concurrency: 1 })) {
+    if (event.data?.file === bundle) event.data.file = join(process.cwd(), file);
+    events.push(event);
+  }
   return events;
 }
 
@@ -272,7 +308,15 @@ async function* tiers(list, totals) {
 const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const args = process.argv.slice(2);
 const record = args.includes('--record');
-const events = Readable.from(tiers(plan(args.filter((arg) => arg !== '--record')), totals));
+const chosen = plan(args.filter((arg) => arg !== '--record'));
+const bundling = performance.now();
+/** Each test file's built module (scripts/test-bundle.mjs), and back: figures and events name the test file. */
+const built = await bundleTests(chosen.flatMap((tier) => tier.files));
+const sourceOf = new Map([...built.modules].map(([file, module]) => [module, join(process.cwd(), file)]));
+process.stderr.write(
+  `# ${built.modules.size} test files built in ${((performance.now() - bundling) / 1000).toFixed(1)} s\n`,
+);
+const events = Readable.from(tiers(chosen, totals));
 const toTap = events.pipe(new PassThrough({ objectMode: true }));
 const toDurations = events.pipe(new PassThrough({ objectMode: true }));
 await Promise.all([
@@ -290,5 +334,10 @@ if (record) {
   const sorted = Object.fromEntries(Object.entries(figures).sort(([a], [b]) => (a < b ? -1 : 1)));
   writeFileSync(COSTS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
 }
-rmSync(costDir, { recursive: true, force: true });
+built.remove();
+try {
+  rmSync(runTemp, { recursive: true, force: true });
+} catch (error) {
+  process.stderr.write(`# the run's temp dir ${runTemp} is left: ${error.message}\n`);
+}
 process.exitCode = totals.fail > 0 || totals.cancelled > 0 || totals.tests === 0 ? 1 : 0;

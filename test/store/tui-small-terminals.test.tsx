@@ -232,8 +232,9 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
   });
 
   test('Integrations at 60×20: a client too long for its line shows its state, the selected one its file too, under its marker', async () => {
-    // Config dirs whose files fit a client's line at 80 columns, as before, not at 60.
-    const home = join(tmpdir(), 'cm-small-ints');
+    // Config dirs whose files fit a client's line at 80 columns, as before, not at 60: their root
+    // 18 characters long wherever the temp dir is (/tmp, or the test run's own under it).
+    const home = join(tmpdir(), 'cm-small-ints'.slice(0, Math.max(1, 17 - tmpdir().length)));
     const dirs = { codexDir: join(home, 'codex'), claudeDir: join(home, 'claude'), piDir: join(home, 'pi') };
     const view = await mount(fakeApp({ status: async () => hostStatus() }), home, {
       service: async () => null,
