@@ -14,7 +14,7 @@
 // The files are written under node_modules/.cache (packages resolve from there as from the sources),
 // in a directory of the run's own (runs side by side, a test of the runner within a run), built
 // again at every run (about a second for all of them) and removed at its end.
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,9 +88,12 @@ const jsonOnFirstUse = {
  */
 export async function bundleTests(files) {
   removeLeftBehind();
-  const out = join(CACHE, `run-${process.pid}`);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  const made = join(CACHE, `run-${process.pid}`);
+  rmSync(made, { recursive: true, force: true });
+  mkdirSync(made, { recursive: true });
+  // Named as Node names a module it runs (node_modules may be a link, in a worktree), so that the
+  // runner knows each test file's events by their path.
+  const out = realpathSync(made);
   await build({
     absWorkingDir: ROOT,
     entryPoints: files,
