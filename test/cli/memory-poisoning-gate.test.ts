@@ -202,7 +202,8 @@ describe('memory poisoning at the gate', () => {
     assert.ok(review.candidates.some((cand: { candidateId: string }) => cand.candidateId === hiddenId));
 
     // Promote the warned candidate through the gate, then start a session: the hook gives the previewed lines.
-    const prepared = await runCli(['memory', 'prepare', warnedId, '--home', home, '--json'], { cwd: repo });
+    // The prepare in-process (the file's first went through the bin); approve and promote through the bin.
+    const prepared = await runCliInProcess(['memory', 'prepare', warnedId, '--home', home, '--json'], { cwd: repo });
     assert.equal(prepared.code, 0, prepared.stderr);
     const plan = json(prepared.stdout);
     assert.deepEqual(
@@ -237,7 +238,7 @@ describe('memory poisoning at the gate', () => {
     } finally {
       assert.equal(await client.close(), 0);
     }
-    const prepared = await runCli(['memory', 'prepare', candidateId, '--home', home], { cwd: repo });
+    const prepared = await runCliInProcess(['memory', 'prepare', candidateId, '--home', home], { cwd: repo });
     assert.equal(prepared.code, 0, prepared.stderr);
     assert.match(prepared.stdout, /\+The greeting is שלום⟨U\+200F⟩ and stays/);
     assert.match(prepared.stdout, /warn poison-bidi-control/);
@@ -318,7 +319,8 @@ describe('memory poisoning at the gate', () => {
     // One token run this long overflowed the lint's regular expressions (exit 1, "Maximum call stack size exceeded").
     const file = join(dirname(home), 'one-run.txt');
     writeFileSync(file, 'a'.repeat(6 * 1024 * 1024));
-    const big = await runCli(['memory', 'lint', file, '--home', home, '--json']);
+    // A file, not stdin: the same main in-process (exit 10's refusal went through the bin above).
+    const big = await runCliInProcess(['memory', 'lint', file, '--home', home, '--json']);
     assert.equal(big.code, 10, big.stderr);
     assert.match(
       json(big.stderr).error.message,
@@ -402,11 +404,14 @@ describe('memory poisoning at the gate', () => {
       const rules = candidate.findings.map((f: { rule: string }) => f.rule);
       assert.ok(rules.includes('poison-instruction-override'), JSON.stringify(rules));
       assert.ok(rules.includes('poison-remote-exec'), JSON.stringify(rules));
-      const prepare = await runCli(['memory', 'prepare', candidate.candidateId, '--home', home], { cwd: repo });
+      // Refusals of the kind the first test's first prepare refused through the bin: in-process.
+      const prepare = await runCliInProcess(['memory', 'prepare', candidate.candidateId, '--home', home], {
+        cwd: repo,
+      });
       assert.equal(prepare.code, 11, prepare.stderr);
       assert.match(prepare.stderr, /poison-(?:instruction-override|remote-exec) at content \d+:\d+/);
       // A script reads what kind of finding refused it: poisoning is not called a secret.
-      const asJson = await runCli(['memory', 'prepare', candidate.candidateId, '--home', home, '--json'], {
+      const asJson = await runCliInProcess(['memory', 'prepare', candidate.candidateId, '--home', home, '--json'], {
         cwd: repo,
       });
       assert.equal(asJson.code, 11, asJson.stderr);
