@@ -1,8 +1,10 @@
-// `memory refresh` and `memory assemble` through the real shipped bin, over real git repositories
-// and real hook processes: a refresh replaces the running activation's frozen snapshot, the next
-// PostToolUse (or UserPromptSubmit) gives it to the model once, compact re-attaches the new one;
-// the activation is found from the command's parent processes or named by its key; a broken
-// memory-state changes nothing. assemble keeps every byte outside its block and shows a diff.
+// `memory refresh` and `memory assemble` through the real shipped bin (the first call of each and
+// the first refusal of each exit code; the others run the same main in-process), over real git
+// repositories and real hook processes: a refresh replaces the running activation's frozen
+// snapshot, the next PostToolUse (or UserPromptSubmit) gives it to the model once, compact
+// re-attaches the new one; the activation is found from the command's parent processes or named by
+// its key; a broken memory-state changes nothing. assemble keeps every byte outside its block and
+// shows a diff.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -95,7 +97,9 @@ describe('memory refresh', () => {
     // By key, delivered at the next prompt; an entry removed since then is gone from it.
     rmSync(join(projectRoot(repo), 'work_method', 'build.md'));
     await sync(home, repo);
-    const byKey = await runCli(['memory', 'refresh', '--session', activation(home, 's1').key, '--home', home]);
+    // The refreshes after the file's first, and its refusals after the first of each exit code, run
+    // main in-process: the hook's process is what these tests are about.
+    const byKey = await runCliInProcess(['memory', 'refresh', '--session', activation(home, 's1').key, '--home', home]);
     assert.equal(byKey.code, 0, byKey.stderr);
     assert.match(byKey.stdout, /next prompt or tool use/);
     const atPrompt = await context(home, event(PROMPT!, repo, 's1', { turn_id: 't-later' }), 'p1');
@@ -114,12 +118,12 @@ describe('memory refresh', () => {
     const none = await runCli(['memory', 'refresh', '--home', home, '--json'], { cwd: repo });
     assert.equal(none.code, 6, none.stderr);
     assert.match((json(none.stderr)['error'] as { message: string }).message, /--session <key>/);
-    const unknown = await runCli(['memory', 'refresh', '--session', 'no-such-key', '--home', home]);
+    const unknown = await runCliInProcess(['memory', 'refresh', '--session', 'no-such-key', '--home', home]);
     assert.equal(unknown.code, 6);
     assert.match(unknown.stderr, /common-memory sessions lists them/);
     assert.match(unknown.stderr, /a unique start of it/, 'it says a start of the key will do');
     // A unique start of the key names the session, as `session <key>` takes it.
-    const byStart = await runCli([
+    const byStart = await runCliInProcess([
       'memory',
       'refresh',
       '--session',
@@ -138,7 +142,7 @@ describe('memory refresh', () => {
 
     // Ended: a new session reads at its start.
     await c.hookBin(home, 'codex', event(c.hookFiles('codex', 'b')[5]!, repo, 's1'), 'p1');
-    const ended = await runCli(['memory', 'refresh', '--session', before.key, '--home', home]);
+    const ended = await runCliInProcess(['memory', 'refresh', '--session', before.key, '--home', home]);
     assert.equal(ended.code, 6);
     assert.match(ended.stderr, /has ended/);
   });
@@ -171,12 +175,12 @@ describe('memory refresh', () => {
     writeEntry(projectRoot(repo), 'lint', 'Lint before pushing', 'Run the linter.');
     await sync(home, repo);
     const piEnv = { COMMON_MEMORY_PI_INSTANCE: 'pi:inst-1', COMMON_MEMORY_PI_SESSION: 'pi-s1' };
-    const other = await runCli(['memory', 'refresh', '--home', home], {
+    const other = await runCliInProcess(['memory', 'refresh', '--home', home], {
       cwd: repo,
       env: { ...piEnv, COMMON_MEMORY_PI_SESSION: 'pi-s2' },
     });
     assert.equal(other.code, 6, 'another pi session of the same instance is not this one');
-    const refreshed = await runCli(['memory', 'refresh', '--home', home, '--json'], { cwd: repo, env: piEnv });
+    const refreshed = await runCliInProcess(['memory', 'refresh', '--home', home, '--json'], { cwd: repo, env: piEnv });
     assert.equal(refreshed.code, 0, refreshed.stderr);
     assert.deepEqual(
       { client: json(refreshed.stdout)['client'], delivery: json(refreshed.stdout)['delivery'] },
@@ -209,7 +213,10 @@ describe('memory assemble', () => {
     assert.match(dry.stdout, /would be appended with 1 note/);
     assert.equal(readFileSync(join(repo, 'CLAUDE.md'), 'utf8'), original, '--dry-run writes nothing');
 
-    const wrote = await runCli(['memory', 'assemble', '--provider', 'claude', '--home', home, '--json'], { cwd: repo });
+    // The assembles after the first run main in-process.
+    const wrote = await runCliInProcess(['memory', 'assemble', '--provider', 'claude', '--home', home, '--json'], {
+      cwd: repo,
+    });
     assert.equal(wrote.code, 0, wrote.stderr);
     assert.equal(json(wrote.stdout)['action'], 'appended');
     const text = readFileSync(join(repo, 'CLAUDE.md'), 'utf8');
@@ -227,7 +234,7 @@ describe('memory assemble', () => {
     assert.ok(!text.includes(home) && !text.includes(process.execPath), 'no path of this machine');
     assert.equal(statSync(join(repo, 'CLAUDE.md')).mode & 0o777, 0o640, 'the mode is kept');
 
-    const again = await runCli(['memory', 'assemble', '--provider', 'claude', '--home', home], { cwd: repo });
+    const again = await runCliInProcess(['memory', 'assemble', '--provider', 'claude', '--home', home], { cwd: repo });
     assert.match(again.stdout, /CLAUDE\.md is up to date/);
     assert.equal(readFileSync(join(repo, 'CLAUDE.md'), 'utf8'), text);
 
@@ -235,7 +242,7 @@ describe('memory assemble', () => {
     writeFileSync(join(repo, 'CLAUDE.md'), `${text}\r\nA line after the block.\r\n`);
     writeEntry(projectRoot(repo), 'build', 'Build with ninja', 'Run ninja.', { priority: 90 });
     await sync(home, repo);
-    const replaced = await runCli(['memory', 'assemble', '--provider', 'claude', '--home', home, '--json'], {
+    const replaced = await runCliInProcess(['memory', 'assemble', '--provider', 'claude', '--home', home, '--json'], {
       cwd: repo,
     });
     assert.equal(json(replaced.stdout)['action'], 'replaced');
@@ -246,7 +253,9 @@ describe('memory assemble', () => {
     assert.doesNotMatch(after, /Build with make/);
 
     // Codex: AGENTS.md, created.
-    const codex = await runCli(['memory', 'assemble', '--provider', 'codex', '--home', home, '--json'], { cwd: repo });
+    const codex = await runCliInProcess(['memory', 'assemble', '--provider', 'codex', '--home', home, '--json'], {
+      cwd: repo,
+    });
     assert.equal(json(codex.stdout)['action'], 'created');
     assert.match(readFileSync(join(repo, 'AGENTS.md'), 'utf8'), /Build with ninja/);
   });
@@ -257,7 +266,8 @@ describe('memory assemble', () => {
     const noProvider = await runCli(['memory', 'assemble', '--home', home], { cwd: repo });
     assert.equal(noProvider.code, 2);
     assert.match(noProvider.stderr, /--provider claude/);
-    const outside = await runCli(['memory', 'assemble', '--provider', 'codex', '--home', home], {
+    // The refusals after the first (exit 2 through the bin) run main in-process.
+    const outside = await runCliInProcess(['memory', 'assemble', '--provider', 'codex', '--home', home], {
       cwd: join(home, '..'),
     });
     assert.equal(outside.code, 2);
@@ -265,7 +275,7 @@ describe('memory assemble', () => {
 
     const broken = '<!-- common-memory:begin -->\nno end marker\n';
     writeFileSync(join(repo, 'AGENTS.md'), broken);
-    const refused = await runCli(['memory', 'assemble', '--provider', 'codex', '--home', home], { cwd: repo });
+    const refused = await runCliInProcess(['memory', 'assemble', '--provider', 'codex', '--home', home], { cwd: repo });
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /broken common-memory markers \(begin on line 1\)/);
     assert.equal(readFileSync(join(repo, 'AGENTS.md'), 'utf8'), broken);
@@ -273,7 +283,7 @@ describe('memory assemble', () => {
     const elsewhere = join(home, '..', 'elsewhere.md');
     writeFileSync(elsewhere, 'not ours\n');
     symlinkSync(elsewhere, join(repo, 'CLAUDE.md'));
-    const linked = await runCli(['memory', 'assemble', '--provider', 'claude', '--home', home], { cwd: repo });
+    const linked = await runCliInProcess(['memory', 'assemble', '--provider', 'claude', '--home', home], { cwd: repo });
     assert.equal(linked.code, 2, linked.stderr);
     assert.match(linked.stderr, /link/);
     assert.equal(readFileSync(elsewhere, 'utf8'), 'not ours\n');
