@@ -6,12 +6,16 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { storeFiles } from '../../source/home.js';
 import { BIN, collect, runCli, startCli, startHost, stopHost, tempHome, waitFor } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 const json = (text: string) =>
   JSON.parse(text) as Record<string, unknown> & {
     rows: { sequence: number; kind: string; payload: { text?: string } }[];
   };
 
+// The first call of each command, the first refusal of each exit code, a terminal, signals and a
+// host's own process go through the shipped bin; the calls after them (reads, the writes a test
+// starts from, further refusals of the same kind) run the same main in this process.
 describe('cli', () => {
   it('without a command and without a terminal prints help and exits 2', async () => {
     const result = await runCli([]);
@@ -28,6 +32,7 @@ describe('cli', () => {
   });
 
   it('--help after a command, or with --home, prints the help and never reads the data home', async () => {
+    let first = true;
     for (const args of [
       ['log', '--help'],
       ['sessions', '--help'],
@@ -35,7 +40,7 @@ describe('cli', () => {
       ['--home', 'H', '--help'],
     ]) {
       const home = tempHome('help');
-      const result = await runCli(
+      const result = await (first ? runCli : runCliInProcess)(
         args.map((word) => (word === 'H' ? home : word)),
         {
           env: { COMMON_MEMORY_HOME: home },
@@ -45,15 +50,16 @@ describe('cli', () => {
       assert.match(result.stdout, /Usage/, args.join(' '));
       assert.equal(result.stderr, '', args.join(' '));
       assert.equal(existsSync(home), false, `${args.join(' ')} created the data home`);
+      first = false;
     }
-    const version = await runCli(['status', '--version']);
+    const version = await runCliInProcess(['status', '--version']);
     assert.equal(version.code, 0, version.stderr);
     assert.match(version.stdout, /^\d+\.\d+\.\d+/);
   });
 
   it('unknown commands and flags are usage errors', async () => {
     assert.equal((await runCli(['frobnicate'])).code, 2);
-    assert.equal((await runCli(['log', '--bogus'])).code, 2);
+    assert.equal((await runCliInProcess(['log', '--bogus'])).code, 2);
   });
 
   it('a note goes in without a host, is read back by log --json, and a replay returns the same receipt', async () => {
@@ -63,7 +69,7 @@ describe('cli', () => {
     const receipt = JSON.parse(first.stdout);
     assert.equal(receipt.replayed, false);
     const again = JSON.parse(
-      (await runCli(['note', 'remember', 'this', '--operation-id', 'op-1', '--json', '--home', home])).stdout,
+      (await runCliInProcess(['note', 'remember', 'this', '--operation-id', 'op-1', '--json', '--home', home])).stdout,
     );
     assert.deepEqual(again, { ...receipt, replayed: true });
     const conflict = await runCli(['note', 'something else', '--operation-id', 'op-1', '--home', home]);
@@ -90,24 +96,26 @@ describe('cli', () => {
     const op = JSON.parse((await runCli(['operation', receipt.operationId, '--json', '--home', home])).stdout);
     assert.equal(op.state, 'recorded');
     assert.equal(op.journalSequence, receipt.sequence);
-    const log = json((await runCli(['log', '--json', '--home', home])).stdout);
+    const log = json((await runCliInProcess(['log', '--json', '--home', home])).stdout);
     assert.ok(log.rows.some((row) => row.payload.text === 'via host'));
     assert.equal(await stopHost(child), 0);
   });
 
   it('--limit prints one page and nextAfter; reading without it goes to the end', async () => {
     const home = tempHome('pages');
-    for (let i = 0; i < 3; i++) await runCli(['note', `n${i}`, '--home', home]);
-    const page = json((await runCli(['log', '--limit', '2', '--json', '--home', home])).stdout);
+    for (let i = 0; i < 3; i++) await runCliInProcess(['note', `n${i}`, '--home', home]);
+    const page = json((await runCliInProcess(['log', '--limit', '2', '--json', '--home', home])).stdout);
     assert.equal(page.rows.length, 2);
     assert.equal(page.nextAfter, page.rows[1]!.sequence);
-    const rest = json((await runCli(['log', '--after', String(page.nextAfter), '--json', '--home', home])).stdout);
+    const rest = json(
+      (await runCliInProcess(['log', '--after', String(page.nextAfter), '--json', '--home', home])).stdout,
+    );
     assert.ok(rest.rows.length > 0);
     assert.equal(rest.rows[0]!.sequence, page.nextAfter + 1);
-    assert.equal((await runCli(['log', '--limit', '0', '--home', home])).code, 2);
-    assert.equal((await runCli(['log', '--limit', '101', '--home', home])).code, 2);
-    assert.equal((await runCli(['log', '--after', '-3', '--home', home])).code, 2);
-    const beyond = await runCli(['timeline', '--after', '5', '--home', home]);
+    assert.equal((await runCliInProcess(['log', '--limit', '0', '--home', home])).code, 2);
+    assert.equal((await runCliInProcess(['log', '--limit', '101', '--home', home])).code, 2);
+    assert.equal((await runCliInProcess(['log', '--after', '-3', '--home', home])).code, 2);
+    const beyond = await runCliInProcess(['timeline', '--after', '5', '--home', home]);
     assert.equal(beyond.code, 2);
     assert.match(beyond.stderr, /beyond its head/);
   });
@@ -116,31 +124,35 @@ describe('cli', () => {
     const home = tempHome('cursor');
     const dir = dirname(home);
     const journalCursor = join(dir, 'journal.cursor');
-    await runCli(['note', 'one', '--home', home]);
-    const first = json((await runCli(['log', '--json', '--cursor-file', journalCursor, '--home', home])).stdout);
+    await runCliInProcess(['note', 'one', '--home', home]);
+    const first = json(
+      (await runCliInProcess(['log', '--json', '--cursor-file', journalCursor, '--home', home])).stdout,
+    );
     const saved = JSON.parse(readFileSync(journalCursor, 'utf8'));
     assert.equal(saved.stream, 'journal');
     assert.equal(saved.after, first.rows.at(-1)!.sequence);
-    await runCli(['note', 'two', '--home', home]);
-    const second = json((await runCli(['log', '--json', '--cursor-file', journalCursor, '--home', home])).stdout);
+    await runCliInProcess(['note', 'two', '--home', home]);
+    const second = json(
+      (await runCliInProcess(['log', '--json', '--cursor-file', journalCursor, '--home', home])).stdout,
+    );
     assert.deepEqual(
       second.rows.filter((row) => row.kind === 'client.note').map((row) => row.payload.text),
       ['two'],
     );
 
-    const wrongStream = await runCli(['timeline', '--cursor-file', journalCursor, '--home', home]);
+    const wrongStream = await runCliInProcess(['timeline', '--cursor-file', journalCursor, '--home', home]);
     assert.equal(wrongStream.code, 2);
     assert.match(wrongStream.stderr, /journal cursor/);
 
     const malformed = join(dir, 'bad.cursor');
     writeFileSync(malformed, '{"after": "x"');
-    const bad = await runCli(['log', '--cursor-file', malformed, '--home', home]);
+    const bad = await runCliInProcess(['log', '--cursor-file', malformed, '--home', home]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /not valid JSON/);
 
     const foreign = join(dir, 'foreign.cursor');
     writeFileSync(foreign, JSON.stringify({ storeId: randomUUID(), stream: 'journal', after: 0, agentId: null }));
-    const other = await runCli(['log', '--cursor-file', foreign, '--home', home]);
+    const other = await runCliInProcess(['log', '--cursor-file', foreign, '--home', home]);
     assert.equal(other.code, 5);
     assert.match(other.stderr, /belongs to store/);
     assert.equal(JSON.parse(readFileSync(foreign, 'utf8')).after, 0, 'a refused cursor is left as it was');
@@ -157,13 +169,13 @@ describe('cli', () => {
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { sequence: number; kind: string; payload: { text?: string } });
-    await runCli(['note', 'before restart', '--home', home]);
+    await runCliInProcess(['note', 'before restart', '--home', home]);
     await waitFor('first note', () => rows().some((row) => row.payload.text === 'before restart') || undefined);
     await stopHost(first.child);
     const second = await startHost(home);
     assert.equal(second.info.storeId, first.info.storeId);
     assert.notEqual(second.info.hostId, first.info.hostId);
-    await runCli(['note', 'after restart', '--home', home]);
+    await runCliInProcess(['note', 'after restart', '--home', home]);
     await waitFor('second note', () => rows().some((row) => row.payload.text === 'after restart') || undefined);
     follower.kill('SIGINT');
     const exit = await new Promise<number | null>((resolve) => follower.once('exit', (code) => resolve(code)));
@@ -174,7 +186,7 @@ describe('cli', () => {
       Array.from({ length: sequences.length }, (_, i) => i + 1),
       'every row exactly once, in order',
     );
-    const status = await runCli(['note', 'host still serving', '--home', home]);
+    const status = await runCliInProcess(['note', 'host still serving', '--home', home]);
     assert.equal(status.code, 0);
     await stopHost(second.child);
   });
