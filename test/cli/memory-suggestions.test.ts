@@ -10,6 +10,7 @@ import { storeFiles } from '../../source/home.js';
 import { ledgerSessionStart, ledgerTurn, openLedger, recordRootRead } from '../../source/store/ledger/ledger.js';
 import { syncedRepo } from '../support/approved-repo.js';
 import { runCli, tempHome } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { McpTestClient } from '../support/mcp-client.js';
 import { projectRoot, writeEntry } from '../support/memory-files.js';
 
@@ -17,8 +18,17 @@ const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslin
 
 const DAY = 86_400_000;
 
+/**
+ * `memory suggestions --json`: the file's first call through the shipped bin (its exit code is the
+ * process's), the others through the same main in this process; what they return is what is tested.
+ */
+let firstSuggestions = true;
 async function suggestions(home: string, repo: string, ...args: string[]) {
-  const run = await runCli(['memory', 'suggestions', ...args, '--home', home, '--json'], { cwd: repo });
+  const run = await (firstSuggestions ? runCli : runCliInProcess)(
+    ['memory', 'suggestions', ...args, '--home', home, '--json'],
+    { cwd: repo },
+  );
+  firstSuggestions = false;
   assert.equal(run.code, 0, run.stderr);
   return json(run.stdout);
 }
@@ -118,10 +128,10 @@ describe('memory suggestions', () => {
       assert.equal(await mcp.close(), 0);
     }
     await suggestions(home, repo);
-    const again = json((await runCli(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout);
+    const again = json((await runCliInProcess(['get', 'use-pnpm', '--home', home, '--json'], { cwd: repo })).stdout);
     assert.equal(again.usage.read, 1, 'collecting again adds nothing');
 
-    const text = await runCli(['memory', 'suggestions', '--home', home], { cwd: repo });
+    const text = await runCliInProcess(['memory', 'suggestions', '--home', home], { cwd: repo });
     assert.equal(text.code, 0, text.stderr);
     assert.match(
       text.stdout,
@@ -137,6 +147,7 @@ describe('memory suggestions', () => {
 
   it('refuses bad --days and unknown flags with exit 2 and what to type; --help fits 80 columns', async () => {
     const home = tempHome('suggest-bad');
+    let first = true;
     for (const [args, pattern] of [
       [['--days', '0'], /--days must be a whole number of days from 1 to 3650, not "0"/],
       [['--days', 'abc'], /--days must be a whole number of days from 1 to 3650, not "abc"/],
@@ -147,7 +158,9 @@ describe('memory suggestions', () => {
       [['--limit', '3'], /--limit/],
       [['extra'], /usage: common-memory memory suggestions \[--days N\]/],
     ] as const) {
-      const run = await runCli(['memory', 'suggestions', ...args, '--home', home]);
+      // The first refusal through the bin (exit 2 is the process's), the others in-process.
+      const run = await (first ? runCli : runCliInProcess)(['memory', 'suggestions', ...args, '--home', home]);
+      first = false;
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}${run.stderr}`);
       assert.match(run.stderr, pattern, args.join(' '));
     }
