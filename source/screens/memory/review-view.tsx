@@ -8,6 +8,7 @@ import { keyLabel } from '../keyboard/key-bindings.js';
 import { listWindow } from '../widgets/list-window.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
+import { WrappedText } from '../widgets/wrapped-text.js';
 import { LinePane, position } from './line-pane.js';
 import { candidateLines } from './review-lines.js';
 import { candidatesOf, openCandidate, openPatch, type ReviewState } from './review-state.js';
@@ -124,11 +125,9 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
       <LinePane lines={titleLines} top={0} room={titleLines.length} />
       {state.load && !state.load.quiet ? <Spinner /> : null}
       {state.data && candidates.length === 0 ? (
-        <Text wrap="wrap" color={theme.muted}>
-          {`Nothing to review: no draft or quarantined candidates ${state.filter === 'all' ? 'in any scope' : 'in this scope (s: all scopes)'}.`}{' '}
-          Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents'
-          memory_propose.
-        </Text>
+        <WrappedText color={theme.muted}>
+          {`Nothing to review: no draft or quarantined candidates ${state.filter === 'all' ? 'in any scope' : 'in this scope (s: all scopes)'}. Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose.`}
+        </WrappedText>
       ) : null}
       {candidates.slice(window.start, window.end).map((candidate, offset) => (
         <CandidateRow

@@ -15,6 +15,7 @@ import { useTerminalSize } from '../terminal-size.js';
 import { ErrorLine } from '../widgets/error-line.js';
 import { useHeldListKeys } from '../widgets/held-list-keys.js';
 import { listWindow, moveSelection } from '../widgets/list-window.js';
+import { WrappedText } from '../widgets/wrapped-text.js';
 import { Spinner } from '../widgets/spinner.js';
 import { useTheme } from '../widgets/theme.js';
 import { useRequest } from '../widgets/use-request.js';
@@ -189,10 +190,11 @@ export function Sessions() {
       {list && sessions.length === 0 ? (
         // Every client the screen lists, and the import: a first day often starts with months of
         // conversations already on disk.
-        <Text wrap="wrap">
-          No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex|pi), then
-          use Claude Code, Codex or pi as usual; or import what you said before: 5 Integrations, m.
-        </Text>
+        <WrappedText>
+          {
+            'No captured sessions yet. Install the hooks (5 Integrations, or common-memory install claude|codex|pi), then use Claude Code, Codex or pi as usual; or import what you said before: 5 Integrations, m.'
+          }
+        </WrappedText>
       ) : null}
       {sessions.slice(window.start, window.end).map((session, offset) => {
         const index = window.start + offset;

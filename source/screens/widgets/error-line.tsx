@@ -11,6 +11,7 @@ import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import { useShellActions } from '../shell/shell-context.js';
 import { useTerminalSize } from '../terminal-size.js';
 import { useTheme } from './theme.js';
+import { WrappedText } from './wrapped-text.js';
 
 const MORE = ` · ${keyLabel('showError')} in full`;
 
@@ -33,12 +34,7 @@ export function ErrorLine({
   });
   if (!error) return <Text> </Text>;
   const line = `${title}: ${error.message}`;
-  if (typing)
-    return (
-      <Text color={theme.error} wrap="wrap">
-        {line}
-      </Text>
-    );
+  if (typing) return <WrappedText color={theme.error}>{line}</WrappedText>;
   const fits = textColumns(line) <= columns && error.full === undefined;
   return (
     <Text color={theme.error} wrap="truncate-end">
