@@ -265,6 +265,37 @@ describe('the help line of an open candidate', () => {
   });
 });
 
+describe('the help line of an empty queue', () => {
+  const line = (state: typeof initialReviewState) =>
+    helpFor('review', state, initialPromoteState, undefined as never, undefined as never)
+      .map((item) => `${item.keys} ${item.label}`)
+      .join(' · ');
+
+  it('names no key that acts on a candidate: there is none to select, open, mark, promote or discard', () => {
+    const empty = reviewReducer(initialReviewState, {
+      type: 'loaded',
+      id: 1,
+      review: { ...review, candidates: [], total: 0 },
+    });
+    assert.equal(line(empty), '');
+    // With candidates, the same keys are named, and while the queue loads (keys typed ahead are held).
+    const full = line(reviewReducer(initialReviewState, { type: 'loaded', id: 1, review }));
+    assert.match(full, /↑↓ select · Enter open · m mark · p promote · d discard/);
+    assert.match(line(initialReviewState), /↑↓ select · Enter open · m mark · p promote · d discard/);
+  });
+
+  it('still names a patch to open when the queue holds only patches', () => {
+    const patch = { patchId: 'patch-1' } as unknown as MemoryReview['patches'][number];
+    const state = reviewReducer(initialReviewState, {
+      type: 'loaded',
+      id: 1,
+      review: { ...review, candidates: [], total: 0, patches: [patch] },
+    });
+    assert.match(line(state), /patch/);
+    assert.doesNotMatch(line(state), /mark|promote|discard|select|open/);
+  });
+});
+
 describe('a patch or retirement plan refused at approval (an entry it rests on changed)', () => {
   const plan = (planId: string): MemoryPlanView => ({
     planId,

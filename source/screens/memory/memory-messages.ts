@@ -7,7 +7,7 @@ import type { HelpItem } from '../shell/shell-state.js';
 import type { EntriesState } from './entries-state.js';
 import type { ExtractionState } from './extraction-state.js';
 import { type PromoteState, scopesFor } from './promote-state.js';
-import type { ReviewState } from './review-state.js';
+import { candidatesOf, type ReviewState } from './review-state.js';
 import type { MemoryView } from './use-memory-input.js';
 import { type ScreenLine, wrapLines, idLabel } from './wrap-lines.js';
 
@@ -119,6 +119,10 @@ export function helpFor(
         helpItem('back', ['back']),
       ];
     }
+    const patch = (review.data?.patches.length ?? 0) > 0 ? [helpItem('patch', ['openPatch'])] : [];
+    // A queue read empty: no candidate to select, open, mark, promote or discard, so no such key is
+    // named (while it loads they are: keys typed ahead are held for it).
+    if (review.data && candidatesOf(review).length === 0) return patch;
     return [
       helpItem('select', ['selectUp', 'selectDown']),
       helpItem('open', ['openItem']),
@@ -126,7 +130,7 @@ export function helpFor(
       helpItem('promote', ['promoteChosen']),
       helpItem('discard', ['discardCandidate']),
       // s and r are named under the queue's summary (ReviewQueue): with them this line passes 80 columns.
-      ...((review.data?.patches.length ?? 0) > 0 ? [helpItem('patch', ['openPatch'])] : []),
+      ...patch,
     ];
   }
   if (view === 'promote') {
