@@ -3,16 +3,20 @@
 // that arrives after the screen moved on is dropped, and every rejection becomes an on-screen error.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
+import type { AgentView } from '../../api/agents.js';
 import { shortId } from '../format.js';
 import { AGENTS_REFRESH_MS } from '../timing.js';
 import { useRequest, useRequestLoop } from '../widgets/use-request.js';
 import type { AgentsAction, AgentsState, AgentTask } from './use-agents-state.js';
 
-async function perform(app: Application, task: AgentTask): Promise<{ notice: string; select?: string }> {
+async function perform(app: Application, task: AgentTask): Promise<{ notice: string; created?: AgentView }> {
   switch (task.kind) {
     case 'create': {
       const agent = await app.createAgent(task.input);
-      return { notice: `created agent ${agent.name} (${shortId(agent.agentId)}); s starts it`, select: agent.agentId };
+      return {
+        notice: `created agent ${agent.name} (${shortId(agent.agentId)}); s starts it`,
+        created: agent,
+      };
     }
     case 'start': {
       const agent = await app.startAgent({ agent: task.agent });

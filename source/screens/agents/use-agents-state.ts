@@ -45,7 +45,7 @@ export type AgentsAction =
   | { type: 'submit'; freshOperationId: string }
   | { type: 'command'; kind: 'start' | 'stop' | 'abort' }
   | { type: 'abandon'; operationId: string | null }
-  | { type: 'taskDone'; id: number; notice: string; select?: string }
+  | { type: 'taskDone'; id: number; notice: string; created?: AgentView }
   | { type: 'taskFailed'; id: number; error: ShownError };
 
 export const initialAgentsState: AgentsState = {
@@ -72,6 +72,13 @@ function move(state: AgentsState, delta: number): AgentsState {
   const index = agents.findIndex((agent) => agent.agentId === state.selectedId);
   const next = agents[moveSelection(index, delta, agents.length)];
   return next ? { ...state, selectedId: next.agentId } : state;
+}
+
+/** `agents` (in name order, as listed) with `agent` in its place, once. */
+function withAgent(agents: AgentView[], agent: AgentView): AgentView[] {
+  const others = agents.filter((listed) => listed.agentId !== agent.agentId);
+  const at = others.findIndex((listed) => listed.name > agent.name);
+  return at === -1 ? [...others, agent] : [...others.slice(0, at), agent, ...others.slice(at)];
 }
 
 /** Starts `task` unless one is in flight: one command at a time keeps the on-screen result unambiguous. */
@@ -182,11 +189,14 @@ export function agentsReducer(state: AgentsState, action: AgentsAction): AgentsS
       const closes = state.task.kind === 'create' || state.task.kind === 'prompt';
       return {
         ...state,
+        // The agent a create made is listed from its answer on, where the list (read by name) will
+        // have it: the notice says "s starts it", and s must not answer "Create an agent first".
+        agents: action.created ? withAgent(state.agents ?? [], action.created) : state.agents,
         task: null,
         failed: null,
         notice: action.notice,
         listNonce: state.listNonce + 1,
-        selectedId: action.select ?? state.selectedId,
+        selectedId: action.created?.agentId ?? state.selectedId,
         ...(closes ? { mode: 'list' as const, prompt: emptyLine, form: emptyForm } : {}),
       };
     }
