@@ -24,6 +24,17 @@ export function checkedCaptureClient(client: string | undefined): CaptureClient 
   return known;
 }
 
+/** The recovery item `session-drain --recover` retries: its number, or a refusal naming the form (rec-<n>). */
+export function checkedRecoveryId(text: string): number {
+  const recoveryId = parseRecoveryId(text);
+  if (recoveryId === undefined)
+    throw new CmError(
+      'invalid_input',
+      `${echoed(text)} is not a recovery ID (rec-<n>); run "common-memory status" to list them.`,
+    );
+  return recoveryId;
+}
+
 /** The row number a recovery page starts after: 0 for the first page, else the cursor status printed. */
 export function recoveryCursor(text: string | undefined): number {
   if (text === undefined) return 0;

@@ -23,7 +23,8 @@ import {
   HOOK_TAIL_CHUNK_BYTES,
 } from '../limits.js';
 import type { DrainReport } from '../api/capture.js';
-import { parseRecoveryId, recoveryIdText } from '../api/common.js';
+import { recoveryIdText } from '../api/common.js';
+import { checkedRecoveryId } from '../api/request-checks.js';
 import {
   firstPendingEnvelope,
   nextActivation,
@@ -106,8 +107,7 @@ export class DrainEngine {
 
   /** Retries exactly one recovery item: its activation's pending envelopes, with the transcript re-read when it still exists. */
   async recover(text: string): Promise<DrainReport> {
-    const recoveryId = parseRecoveryId(text);
-    const item = recoveryId === undefined ? undefined : readRecoveryItem(this.reader, recoveryId);
+    const item = readRecoveryItem(this.reader, checkedRecoveryId(text));
     if (!item) throw new CmError('not_found', `No recovery item ${text}. Run "common-memory status" to list them.`);
     if (item.state !== 'open')
       throw new CmError('not_found', `Recovery item ${text} was already recovered; nothing to do.`);

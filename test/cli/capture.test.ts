@@ -280,6 +280,12 @@ describe('isolation and recovery', () => {
       /already recovered/,
     );
     assert.equal(prompts(home).length, 2, 'no duplicate after a second retry');
+    // The host checks the form too (a caller other than the CLI): a usage error, not "no such item".
+    await assert.rejects(
+      c.withLocalHost(home, (app) => app.sessionDrain({ recover: 'x!' })),
+      (error: Error & { code?: string }) =>
+        error.code === 'invalid_input' && /"x!" is not a recovery ID \(rec-<n>\)/.test(error.message),
+    );
   });
 
   it('an unknown discriminator fails closed with transcript_unknown_record and keeps every envelope', async () => {

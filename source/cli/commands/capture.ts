@@ -1,7 +1,7 @@
 // `status`, `session-drain [--recover <id>]` and `flush`: host capture through the running host's
 // API, or — for the two that write — with the lease for this command's duration. No bodies are
 // ever printed.
-import { recoveryCursor } from '../../api/request-checks.js';
+import { checkedRecoveryId, recoveryCursor } from '../../api/request-checks.js';
 import { connect } from '../../client/connect.js';
 import { storeFiles } from '../../home.js';
 import { CmError, EXIT } from '../../errors.js';
@@ -75,6 +75,7 @@ const serviceLines = (service: ServiceStatus | null): string[] =>
     : serviceStatusText(service);
 
 export async function runSessionDrain(home: string, recover: string | undefined, out: Output): Promise<number> {
+  if (recover !== undefined) checkedRecoveryId(recover); // a malformed ID is refused before the store is opened
   const connection = await connect(home, 'write', { drain: true });
   try {
     const report = await connection.app.sessionDrain({ recover });
