@@ -332,6 +332,10 @@ describe('memory revise', { timeout: 180_000 }, () => {
     const missing = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', join(dir, 'nope.md')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Cannot read .*nope\.md: no such file; give a readable file with --file/);
+    // The file is the caller's input: a missing one is said before the entry is looked up.
+    const both = await inProcess(home, repo, ['memory', 'revise', 'no-such-entry', '--file', join(dir, 'nope.md')]);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /Cannot read .*nope\.md: no such file/);
     // `-` is not stdin here (the text is read from a file): said so, not "cannot read -".
     const dash = await inProcess(home, repo, ['memory', 'revise', 'legacy-config', '--file', '-']);
     assert.equal(dash.code, 2);

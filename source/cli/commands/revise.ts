@@ -41,6 +41,8 @@ export async function memoryRevise(
   refuseGroupId(entryId, 'revise', 'Nothing was made.');
   const scope = scopeOption(flags.scope);
   const cwd = process.cwd();
+  // The file is the caller's input: one that cannot be read is said before the entry is looked up.
+  const fileText = flags.file === undefined ? undefined : fromFile(flags.file);
 
   const entry = await readEntry(home, entryId, cwd);
   const held = entry.sources.find((source) => scope === undefined || source.scope === scope);
@@ -50,7 +52,7 @@ export async function memoryRevise(
       `No ${scope} memory file holds entry ${entryId} (it is in the ${entry.sources.map((s) => s.scope).join(' and ')} scope); drop --scope or give that one. Nothing was made.`,
     );
 
-  const edited = flags.file === undefined ? fromEditor(entry, editor) : fromFile(flags.file);
+  const edited = fileText ?? fromEditor(entry, editor);
   const read = readRevisionText(edited.text);
   if (!read.ok) {
     // An edit that does not read back is not lost: it is kept for the person to fix.
