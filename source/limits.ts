@@ -31,7 +31,7 @@ export const BUSY_TIMEOUT_MS = 1000;
  */
 export const READ_ONLY_COPY_MAX_BYTES = 1024 * 1024 * 1024;
 
-/** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in store/core/agents.ts). */
+/** Operation IDs are identities, not documents (agent names are shorter still: 64, AGENT_NAME in api/request-checks.ts). */
 export const OPERATION_ID_MAX_CHARS = 128;
 
 /** HTTP request bodies: a note of RECORD_MAX_BYTES plus JSON escaping headroom. */

@@ -16,6 +16,15 @@ export function checkOperationId(operationId: string): void {
   );
 }
 
+/** An agent's name: a letter or digit, then up to 63 letters, digits, ".", "_" or "-". */
+export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Refuses a name no agent can have, naming the rule. */
+export function checkAgentName(name: string): void {
+  if (AGENT_NAME.test(name)) return;
+  throw new CmError('invalid_input', `Agent name ${echoed(name)} is not valid: 1–64 letters, digits, ".", "_" or "-".`);
+}
+
 /** A --client filter: one of the captured clients, or a refusal naming the value given. */
 export function checkedCaptureClient(client: string | undefined): CaptureClient | undefined {
   if (client === undefined) return undefined;

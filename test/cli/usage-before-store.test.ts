@@ -170,6 +170,16 @@ describe('a usage error is said before the store is looked at', () => {
     assert.ok(!existsSync(home), 'no data home was created');
   });
 
+  it('a name no agent can have: agent create refuses it, naming the rule, and creates no data home', async () => {
+    const home = tempHome('usage-first-agent');
+    for (const name of ['bad name!', '.hidden', 'x'.repeat(65)]) {
+      const run = await runCliInProcess(['agent', 'create', name, '--home', home], { cwd: dirname(home) });
+      assert.equal(run.code, 2, `${name}: ${run.stderr}`);
+      assert.match(run.stderr, /Agent name .* is not valid: 1–64 letters, digits, "\.", "_" or "-"\./);
+    }
+    assert.ok(!existsSync(home), 'no data home was created');
+  });
+
   it('through the bin: the exit code is 2 and the JSON error is on stderr', async () => {
     const home = tempHome('usage-first-bin');
     for (const argv of [

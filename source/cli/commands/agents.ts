@@ -1,5 +1,5 @@
 // `agent create|start|stop|list`, `prompt`, `abort`, `abandon`: driving pi agents through the host.
-import { checkOperationId } from '../../api/request-checks.js';
+import { checkAgentName, checkOperationId } from '../../api/request-checks.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { connect, type Connection } from '../../client/connect.js';
@@ -59,6 +59,7 @@ export async function runAgent(home: string, words: string[], flags: AgentFlags,
   let agent: AgentView;
   switch (action) {
     case 'create': {
+      checkAgentName(name); // a name no agent can have is refused before the store is opened
       const piConfigDir = flags.piConfig ? resolve(flags.piConfig) : undefined;
       const problem = piSettingsProblem(flags.model, piConfigDir);
       if (problem) throw new CmError('usage', `${problem} Nothing was created.`);

@@ -8,13 +8,12 @@ import { CmError } from '../../errors.js';
 import type { AgentView, GenerationState } from '../../api/agents.js';
 import { type Db, prepared } from '../database.js';
 import { appendJournal } from './journal.js';
-import { checkOperationId } from '../../api/request-checks.js';
+import { checkAgentName, checkOperationId } from '../../api/request-checks.js';
 import { insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
 import { echoed } from '../../echo-text.js';
 
-export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const TERMINAL_GENERATION: ReadonlySet<string> = new Set(['stopped', 'interrupted']);
 const CAPTURING_GENERATION: ReadonlySet<string> = new Set(['starting', 'running', 'stopping']);
 
@@ -105,11 +104,7 @@ interface CreateAgent {
 }
 
 export function createAgent(tx: Tx, input: CreateAgent): AgentView {
-  if (!AGENT_NAME.test(input.name))
-    throw new CmError(
-      'invalid_input',
-      `Agent name ${echoed(input.name)} is not valid: 1–64 letters, digits, ".", "_" or "-".`,
-    );
+  checkAgentName(input.name);
   checkOperationId(input.operationId);
   const canonicalInput = canonicalJson({
     name: input.name,
