@@ -305,6 +305,8 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
       frame = await waitForText(view, /^ {2}ext: p m at https:\/\/e\.example\/v1$/m);
       assertFits(frame, 60, 20, true);
       assert.match(frame, /^> builtin: offline, nothing leaves this machine$/m);
+      // The keys that decide stay on the line: take the runner, or keep the one there was.
+      assert.match(frame.split('\n').at(-1) ?? '', /Enter use this one · Esc keep builtin · q quit$/);
       await press(view, KEY.down);
       frame = await waitForText(view, /^> ext: p m at /m);
       assertFits(frame, 60, 20, true);

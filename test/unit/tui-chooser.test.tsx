@@ -198,7 +198,7 @@ describe('the runner chooser (Memory · Extraction)', () => {
       let frame = await waitForText(view, 'The runner for the next run (x):');
       assert.match(frame, /^> builtin: offline, nothing leaves this machine/m);
       assert.match(frame, /^ {2}ext: example-provider example-model at https:\/\/api\.example\.com\/v1/m);
-      assert.match(frame, /↑↓ choose · Enter use this runner · Esc keep builtin/);
+      assert.match(frame, /↑↓ choose · Enter use this one · Esc keep builtin/);
       await press(view, `${KEY.down}${KEY.down}${KEY.down}${KEY.enter}`);
       frame = await waitForText(view, /x extract · r runner local/);
       assert.doesNotMatch(frame, /The runner for the next run/);

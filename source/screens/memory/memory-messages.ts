@@ -197,7 +197,7 @@ export function helpFor(
   if (run.choosing)
     return [
       helpItem('choose', ['selectUp', 'selectDown']),
-      helpItem('use this runner', ['openItem']),
+      helpItem('use this one', ['openItem']),
       helpItem(`keep ${run.runner ?? 'builtin'}`, ['back']),
     ];
   if (run.pending)
