@@ -92,16 +92,17 @@ export function sessionsFigures(): Figure[] {
   db.close();
   return Object.keys(now).map((name) => {
     const ratio = now[name]! / floor[name]!;
-    const first = name.startsWith('sessions, first');
+    // The index is for the pages, which every listing reads: the first, and a later one, which
+    // seeks to its cursor; the rest must not get slower.
+    const first = name.startsWith('sessions, first') || name.startsWith('sessions, page after');
     return {
       name: `${name} over ${SESSIONS / 1000}k sessions (median of ${READS} reads)`,
       value: `${now[name]!.toFixed(2)} ms`,
       floor: `${floor[name]!.toFixed(2)} ms without the start index (v9)`,
       ratio,
-      // The index is for the first page, which every listing reads; the rest must not get slower.
       target: first ? 'ratio <= 0.5' : 'ratio <= 1.1',
       met: first ? ratio <= 0.5 : ratio <= 1.1,
-      ...(first ? { id: 'sessions.first-page', better: 'lower' as const } : {}),
+      ...(name.startsWith('sessions, first') ? { id: 'sessions.first-page', better: 'lower' as const } : {}),
     };
   });
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readSessions } from '../../source/store/core/capture-reads.js';
+import { readSessions, sessionsPageSql } from '../../source/store/core/capture-reads.js';
 import { coreSchema } from '../../source/store/core/core-schema.js';
 import { openDatabase } from '../../source/store/database.js';
 import { migrate } from '../../source/store/migrations.js';
@@ -46,6 +46,33 @@ test('v10 indexes the start of sessions: a v9 store keeps its sessions, listed i
       `the newest page is read from the index, not sorted: ${JSON.stringify(plan)}`,
     );
     assert.deepEqual(db.pragma('foreign_key_check'), []);
+  } finally {
+    db.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a later page of sessions seeks to its cursor in the start-time index rather than walking down to it', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cm-v10-plan-'));
+  const db = openDatabase(join(root, 'core.sqlite'));
+  try {
+    migrate(db, coreSchema);
+    const plan = (after: boolean) =>
+      (
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${sessionsPageSql(after)}`)
+          .all(...(after ? [7, null, null, 21] : [null, null, 21])) as Array<{ detail: string }>
+      ).map((row) => row.detail);
+    assert.ok(
+      plan(true).some((step) =>
+        /^SEARCH capture_activations USING INDEX capture_activations_by_start \(started_at_ms<\?\)/.test(step),
+      ),
+      plan(true).join('\n'),
+    );
+    assert.ok(
+      plan(false).some((step) => /^SCAN capture_activations USING INDEX capture_activations_by_start$/.test(step)),
+      plan(false).join('\n'),
+    );
   } finally {
     db.close();
     rmSync(root, { recursive: true, force: true });

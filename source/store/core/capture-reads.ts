@@ -287,6 +287,21 @@ const SESSION_COLUMNS = `SELECT a.client, a.session_key AS sessionKey, a.host_se
        LEFT JOIN capture_sessions s ON s.activation_id = a.activation_id`;
 
 /**
+ * The page query of readSessions: the page's activations first, so the counts are read for its rows
+ * only. A later page (`after`) starts below its cursor's place in the start-time index: a seek. One
+ * query for both, with "no cursor, or below it" as an OR, walked the index from the newest session
+ * down to the cursor (a page past the 25,000th of 50,000 read half the table).
+ */
+export const sessionsPageSql = (after: boolean): string =>
+  `WITH picked AS (
+     SELECT activation_id, started_at_ms FROM capture_activations
+     WHERE ${after ? '(started_at_ms, activation_id) < (SELECT started_at_ms, activation_id FROM capture_activations WHERE activation_id = ?) AND' : ''}
+       (? IS NULL OR client = ?)
+     ORDER BY started_at_ms DESC, activation_id DESC LIMIT ?)
+   ${SESSION_COLUMNS}
+   ORDER BY picked.started_at_ms DESC, a.activation_id DESC`;
+
+/**
  * One keyset page of sessions, newest first, after activation `before` in that order (0: the
  * newest page). Newest is by when the session started — its first event live, its first turn as
  * the transcript records it when imported — not by when it was captured: an import of months
@@ -298,18 +313,11 @@ export function readSessions(
   limit = STATUS_SESSIONS_MAX,
   client: string | null = null,
 ): { sessions: CaptureSessionView[]; total: number; nextSessionKey: string | null } {
-  // The page's activations first, so the counts are read for its rows only.
-  const rows = db
-    .prepare(
-      `WITH picked AS (
-         SELECT activation_id, started_at_ms FROM capture_activations
-         WHERE (? = 0 OR (started_at_ms, activation_id) < (SELECT started_at_ms, activation_id FROM capture_activations WHERE activation_id = ?))
-           AND (? IS NULL OR client = ?)
-         ORDER BY started_at_ms DESC, activation_id DESC LIMIT ?)
-       ${SESSION_COLUMNS}
-       ORDER BY picked.started_at_ms DESC, a.activation_id DESC`,
-    )
-    .all(before, before, client, client, limit + 1) as SessionRow[];
+  const rows = (
+    before === 0
+      ? db.prepare(sessionsPageSql(false)).all(client, client, limit + 1)
+      : db.prepare(sessionsPageSql(true)).all(before, client, client, limit + 1)
+  ) as SessionRow[];
   const total = db
     .prepare('SELECT count(*) FROM capture_activations WHERE ? IS NULL OR client = ?')
     .pluck()
