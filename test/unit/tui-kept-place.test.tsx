@@ -37,6 +37,7 @@ import {
   type View,
   waitForFrame,
   waitForText,
+  withOverrides,
 } from '../support/tui-harness.js';
 
 const { home: HOME, dirs: DIRS } = absentDirs('cm-memory-kept');
@@ -412,6 +413,40 @@ describe('Memory · Entries keeps its place while another screen is shown', () =
       const back = await waitForText(view, /^› project Entry beta/m);
       assert.match(back, /search: pnpm/);
       assert.ok(found.searches > searches, 'the search is read again');
+    } finally {
+      await unmount(view);
+    }
+  });
+
+  test('a verification in flight when left is not sent again: shown again, it is still running, then its result', async () => {
+    const { app, found } = entriesApp();
+    let verifies = 0;
+    let finish: () => void = () => {};
+    const verifying = withOverrides(app, {
+      memoryVerify: () => {
+        verifies += 1;
+        return new Promise((resolve) => {
+          finish = () => resolve({ state: 'verified', reason: null, entries: 3, stale: 0 } as never);
+        });
+      },
+    });
+    const view = await mount(verifying, HOME, { service: async () => null, integrations: DIRS });
+    try {
+      await searchedBeta(view, 'pnpm');
+      await press(view, 'v');
+      await waitForText(view, /verifying…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      await press(view, '7');
+      await waitForText(view, /^› project Entry beta/m);
+      await waitForText(view, /verifying…/);
+      await press(view, '1');
+      await waitForText(view, /\[1 Dashboard\]/);
+      finish();
+      await press(view, '7');
+      await waitForText(view, /Verified 3 entries: 0 stale\. beta is/);
+      assert.equal(verifies, 1, 'the verification was sent once');
+      assert.ok(found.gets > 0);
     } finally {
       await unmount(view);
     }

@@ -15,6 +15,7 @@ import { useCommandKeys } from '../keyboard/use-command-keys.js';
 import type { EditInEditor } from './entry-editor.js';
 import type { HelpItem } from '../shell/shell-state.js';
 import { useRequest } from '../widgets/use-request.js';
+import { useKeptRequest } from '../shell/shell-context.js';
 import { type EntriesState, listedRows } from './entries-state.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 import { SCREEN_CLIENT } from '../../memory/revision-clients.js';
@@ -156,58 +157,58 @@ export function useEntryActionEffects(
   state: EntryActionsState,
   dispatch: Dispatch<EntryActionsAction>,
 ) {
-  useRequest(
-    state.job,
-    async (job): Promise<{ notice: string; verified: boolean }> => {
-      if (job.kind === 'verify') {
-        const run = await app.memoryVerify({ cwd });
-        if (run.state === 'failed') throw new Error(`verification failed: ${run.reason ?? 'no reason given'}`);
-        const counted =
-          run.state === 'skipped'
-            ? `Not verified: ${run.reason ?? 'nothing to verify here'}.`
-            : `Verified ${run.entries} entr${run.entries === 1 ? 'y' : 'ies'}: ${run.stale} stale.`;
-        if (job.entryId === null) return { notice: counted, verified: true };
-        const entry = await app.memoryGet({ entryId: job.entryId, cwd });
-        return { notice: `${counted} ${job.entryId} is ${verdictText(entry)}`, verified: true };
-      }
-      const { entry, revision } = job;
-      const text =
-        revision.kind === 'edited'
-          ? revision.fields
-          : {
-              title: entry.title,
-              content: entry.body,
-              type: entry.type as RevisionFields['type'],
-              appliesWhen: entry.appliesWhen,
-            };
-      const proposed = await app.memoryPropose({
-        cwd,
-        ...text,
-        origin: { client: SCREEN_CLIENT, clientVersion: null, conversation: null },
-        revises: entry.id,
-      });
-      const made = proposed.created ? 'made' : 'already there';
-      // The candidate belongs to this directory's scope; a user-scope entry is rewritten in the user root.
-      const where = entry.sources[0]?.scope === 'user' ? ' (choose the user scope on Prepare & promote)' : '';
-      const label = idLabel(proposed.candidateId);
-      if (proposed.status === 'quarantined')
-        return {
-          notice: `Candidate ${label} is quarantined: the text trips ${proposed.blockedBy.join(', ')}. See it on Review.`,
-          verified: false,
-        };
+  // A job left in flight when another screen was shown is followed, not sent again, when Memory is back.
+  const once = useKeptRequest('memory entry action');
+  useRequest(state.job, (job) => once(job.id, () => perform(job)), {
+    answered: (done, job) => dispatch({ type: 'done', id: job.id, ...done }),
+    failed: (error, job) => dispatch({ type: 'failed', id: job.id, error }),
+  });
+
+  async function perform(job: Job): Promise<{ notice: string; verified: boolean }> {
+    if (job.kind === 'verify') {
+      const run = await app.memoryVerify({ cwd });
+      if (run.state === 'failed') throw new Error(`verification failed: ${run.reason ?? 'no reason given'}`);
+      const counted =
+        run.state === 'skipped'
+          ? `Not verified: ${run.reason ?? 'nothing to verify here'}.`
+          : `Verified ${run.entries} entr${run.entries === 1 ? 'y' : 'ies'}: ${run.stale} stale.`;
+      if (job.entryId === null) return { notice: counted, verified: true };
+      const entry = await app.memoryGet({ entryId: job.entryId, cwd });
+      return { notice: `${counted} ${job.entryId} is ${verdictText(entry)}`, verified: true };
+    }
+    const { entry, revision } = job;
+    const text =
+      revision.kind === 'edited'
+        ? revision.fields
+        : {
+            title: entry.title,
+            content: entry.body,
+            type: entry.type as RevisionFields['type'],
+            appliesWhen: entry.appliesWhen,
+          };
+    const proposed = await app.memoryPropose({
+      cwd,
+      ...text,
+      origin: { client: SCREEN_CLIENT, clientVersion: null, conversation: null },
+      revises: entry.id,
+    });
+    const made = proposed.created ? 'made' : 'already there';
+    // The candidate belongs to this directory's scope; a user-scope entry is rewritten in the user root.
+    const where = entry.sources[0]?.scope === 'user' ? ' (choose the user scope on Prepare & promote)' : '';
+    const label = idLabel(proposed.candidateId);
+    if (proposed.status === 'quarantined')
       return {
-        notice:
-          revision.kind === 'edited'
-            ? `Candidate ${label} ${made} from your edit of ${entry.id}. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`
-            : `Candidate ${label} ${made}: a copy of ${entry.id} marked as revising it. No editor is set: ${HOW_TO_SET}. Promoting it${where} rewrites ${entry.id}'s file.`,
+        notice: `Candidate ${label} is quarantined: the text trips ${proposed.blockedBy.join(', ')}. See it on Review.`,
         verified: false,
       };
-    },
-    {
-      answered: (done, job) => dispatch({ type: 'done', id: job.id, ...done }),
-      failed: (error, job) => dispatch({ type: 'failed', id: job.id, error }),
-    },
-  );
+    return {
+      notice:
+        revision.kind === 'edited'
+          ? `Candidate ${label} ${made} from your edit of ${entry.id}. Review it on Review; promoting it${where} rewrites ${entry.id}'s file.`
+          : `Candidate ${label} ${made}: a copy of ${entry.id} marked as revising it. No editor is set: ${HOW_TO_SET}. Promoting it${where} rewrites ${entry.id}'s file.`,
+      verified: false,
+    };
+  }
 }
 
 export interface EntryActionKeys {

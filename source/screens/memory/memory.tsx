@@ -16,6 +16,7 @@ import { type EntriesState, entriesReducer, listedRows, resumedEntries } from '.
 import {
   entryActionHelp,
   entryActionLines,
+  type EntryActionsState,
   entryActionsReducer,
   initialEntryActions,
   useEntryActionEffects,
@@ -110,6 +111,8 @@ interface KeptMemory {
   entries: EntriesState;
   run: ExtractionState;
   extractionTop: number;
+  /** Entries' verification or revision in flight (followed on return, not sent again), or its result. */
+  actions: EntryActionsState;
 }
 
 export function Memory() {
@@ -125,12 +128,13 @@ export function Memory() {
   const [entries, dispatchEntries] = useReducer(entriesReducer, kept?.entries, resumedEntries);
   const [extractionTop, setExtractionTop] = useState(kept?.extractionTop ?? 0);
   const [run, dispatchRun] = useReducer(extractionReducer, kept?.run ?? initialExtractionState);
-  useEffect(() => keep({ view, review, promote, entries, run, extractionTop }));
+
   useReviewEffects(app, cwd, review, dispatchReview);
   usePromoteEffects(app, cwd, promote, dispatchPromote);
   useEntriesEffects(app, cwd, entries, dispatchEntries);
-  const [actions, dispatchActions] = useReducer(entryActionsReducer, initialEntryActions);
+  const [actions, dispatchActions] = useReducer(entryActionsReducer, kept?.actions ?? initialEntryActions);
   useEntryActionEffects(app, cwd, actions, dispatchActions);
+  useEffect(() => keep({ view, review, promote, entries, run, extractionTop, actions }));
   const edit = useEntryEditor();
 
   // Keys typed ahead onto a list that loaded empty, said under the view (useMemoryInput below
