@@ -12,7 +12,6 @@ import { checkAgentName, checkOperationId } from '../../api/request-checks.js';
 import { insertOperation, isPendingPrompt, replayOf, transitionPrompt } from './operations.js';
 import { canonicalJson } from '../../ground/canonical-json.js';
 import type { Tx } from '../transaction.js';
-import { echoed } from '../../echo-text.js';
 
 const TERMINAL_GENERATION: ReadonlySet<string> = new Set(['stopped', 'interrupted']);
 const CAPTURING_GENERATION: ReadonlySet<string> = new Set(['starting', 'running', 'stopping']);
