@@ -281,6 +281,7 @@ describe('the help line of an empty queue', () => {
     // With candidates, the same keys are named, and while the queue loads (keys typed ahead are held).
     const full = line(reviewReducer(initialReviewState, { type: 'loaded', id: 1, review }));
     assert.match(full, /↑↓ select · Enter open · m mark · p promote · d discard/);
+    assert.ok(`${full} · q quit`.length <= 80, `within 80 columns, q quit included: ${full}`);
     assert.match(line(initialReviewState), /↑↓ select · Enter open · m mark · p promote · d discard/);
   });
 
