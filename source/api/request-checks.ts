@@ -17,7 +17,7 @@ export function checkOperationId(operationId: string): void {
 }
 
 /** An agent's name: a letter or digit, then up to 63 letters, digits, ".", "_" or "-". */
-export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Refuses a name no agent can have, naming the rule. */
 export function checkAgentName(name: string): void {

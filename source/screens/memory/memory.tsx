@@ -128,13 +128,12 @@ export function Memory() {
   const [entries, dispatchEntries] = useReducer(entriesReducer, kept?.entries, resumedEntries);
   const [extractionTop, setExtractionTop] = useState(kept?.extractionTop ?? 0);
   const [run, dispatchRun] = useReducer(extractionReducer, kept?.run ?? initialExtractionState);
-
+  const [actions, dispatchActions] = useReducer(entryActionsReducer, kept?.actions ?? initialEntryActions);
+  useEffect(() => keep({ view, review, promote, entries, run, extractionTop, actions }));
   useReviewEffects(app, cwd, review, dispatchReview);
   usePromoteEffects(app, cwd, promote, dispatchPromote);
   useEntriesEffects(app, cwd, entries, dispatchEntries);
-  const [actions, dispatchActions] = useReducer(entryActionsReducer, kept?.actions ?? initialEntryActions);
   useEntryActionEffects(app, cwd, actions, dispatchActions);
-  useEffect(() => keep({ view, review, promote, entries, run, extractionTop, actions }));
   const edit = useEntryEditor();
 
   // Keys typed ahead onto a list that loaded empty, said under the view (useMemoryInput below
