@@ -4,7 +4,7 @@
 // test/unit/user-file.test.ts, leaves its temp dir behind (as most tests do): the runner has to.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -35,6 +35,25 @@ describe('the test runner', () => {
       assert.equal(existsSync(built), false);
     } finally {
       rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
+  it('removes the built modules a killed run left, and only those of runs whose process is gone', () => {
+    const cache = join(ROOT, 'node_modules', '.cache', 'common-memory-tests');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const left = join(cache, `run-${gone}`);
+    const alive = join(cache, `run-${process.pid}`);
+    mkdirSync(left, { recursive: true });
+    mkdirSync(alive, { recursive: true });
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    try {
+      const run = spawnSync(process.execPath, ['scripts/test.mjs', FILE], { cwd: ROOT, env, encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(existsSync(left), false, 'the dead run’s modules are removed');
+      assert.equal(existsSync(alive), true, 'a live run’s are kept');
+    } finally {
+      rmSync(left, { recursive: true, force: true });
+      rmSync(alive, { recursive: true, force: true });
     }
   });
 
