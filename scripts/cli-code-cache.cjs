@@ -7,7 +7,8 @@
 // too. Each bundle runs only commands it has (scripts/bundle.mjs; the others would hand the run
 // over to main.cjs). The threads those commands start write their own caches when this process is
 // about to terminate them (threadCaches below), each adding to what the previous start of the same
-// thread wrote: the serving host, last, starts all five (the agents thread for an agent stopped).
+// thread wrote: the serving host, last, starts all five (the agents thread for an agent stopped)
+// and runs the same commands again through them (alone, a command writes on its own thread).
 'use strict';
 const { execFileSync } = require('node:child_process');
 const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
@@ -123,6 +124,11 @@ async function serveBriefly(cli) {
       throw new Error("`agent create` failed beside the build's host");
     if ((await cli.main(['agent', 'stop', 'code-cache', '--home', home], quiet)) !== 13)
       throw new Error('`agent stop` of an agent that never ran was not refused as not running');
+    // The writes of the runs above, now through the host: a command working alone writes on its
+    // own thread (main.cjs's cache has those), a serving host on its writer thread, whose cache
+    // should hold them too. A hook's event first, for its drain to have a step to commit.
+    hookEvent();
+    await runAll(cli, runs);
     // What a host does in its first moments (a drain pass, the start's sync) before it is stopped.
     await new Promise((resolve) => setTimeout(resolve, 500));
   } finally {
@@ -222,14 +228,17 @@ threadCaches();
 hookEvent();
 const repo = repository();
 const cwd = process.cwd();
-writeCodeCache(CLI, async (cli) => {
-  for (const argv of runs) {
+async function runAll(cli, argvs) {
+  for (const argv of argvs) {
     if (argv[1] === 'sync') process.chdir(repo);
     const code = await cli.main(argv, quiet);
     process.chdir(cwd);
     // A run that failed ran less than it should have: the caches would say nothing of it.
     if (code !== 0 && !argv.includes('--help')) throw new Error(`\`${argv.slice(0, 2).join(' ')}\` exited ${code}`);
   }
+}
+writeCodeCache(CLI, async (cli) => {
+  await runAll(cli, runs);
   await serveBriefly(cli);
 })
   .then(checkThreadCaches)

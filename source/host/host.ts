@@ -89,7 +89,10 @@ export class Host {
     try {
       // Said at once, so that a command run meanwhile waits for this host rather than failing.
       writeInfoFile(home, { ...holder, storeId: null, state: 'starting', port: null, token: null });
-      writer = await WriterClient.start(storeFiles(home).core);
+      // A serving host writes on a thread of its own; a command working alone on its own thread.
+      writer = options.serve
+        ? await WriterClient.start(storeFiles(home).core)
+        : await (await import('../workers/writer-inline.js')).startInlineWriter(storeFiles(home).core);
       if (options.drain && !options.serve) drain = CaptureService.startDrain(home, writer);
       // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
       await writer.call('reconcileOnStartup', { hostId });

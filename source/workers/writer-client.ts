@@ -16,6 +16,8 @@ export class WriterClient implements WriterPort {
     private readonly channel: Worker | MessagePort,
     readonly storeId: string,
     private readonly worker?: Worker,
+    /** What closing also ends: the writer this process runs on its own thread (writer-inline.ts). */
+    private readonly onClose?: () => void,
   ) {
     this.replies = new ReplyChannel(channel, 'The writer', 'storage_failed');
   }
@@ -61,12 +63,14 @@ export class WriterClient implements WriterPort {
     return port1;
   }
 
-  static overPort(port: MessagePort, storeId: string): WriterClient {
-    return new WriterClient(port, storeId);
+  /** `onClose`: for the port's owner, what else closing the port ends. */
+  static overPort(port: MessagePort, storeId: string, onClose?: () => void): WriterClient {
+    return new WriterClient(port, storeId, undefined, onClose);
   }
 
   async close(): Promise<void> {
     if (this.worker) await this.worker.terminate();
     else (this.channel as MessagePort).close();
+    this.onClose?.();
   }
 }

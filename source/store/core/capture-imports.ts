@@ -9,14 +9,8 @@ import { sha256Hex, sessionKeyOf } from '../../ground/digests.js';
 import { command } from '../command.js';
 import type { Db } from '../database.js';
 import type { Tx } from '../transaction.js';
-import {
-  checkCapacity,
-  lastSealInstant,
-  limits,
-  messageColumns,
-  nextSealInstant,
-  turnDigest,
-} from './capture-sessions.js';
+import { checkCapacity, lastSealInstant, messageColumns, nextSealInstant, turnDigest } from './capture-sessions.js';
+import { capacity } from './capture-capacity.js';
 import { indexUserText } from './session-search.js';
 import { typedAtMs } from './indexed-text.js';
 
@@ -205,10 +199,11 @@ function applyImportStep(tx: Tx, input: ImportStepInput): ImportStepOutcome {
       .prepare('SELECT body_bytes FROM capture_sessions WHERE activation_id = ?')
       .pluck()
       .get(activation.activationId) as number;
-    if (held > limits.sessionBytes)
+    const { sessionBytes } = capacity();
+    if (held > sessionBytes)
       throw new Rejected(
         'import_over_capacity',
-        `its session would hold ${held} bytes of bodies, over the ${limits.sessionBytes}-byte capacity of one session; the turns before this step are kept`,
+        `its session would hold ${held} bytes of bodies, over the ${sessionBytes}-byte capacity of one session; the turns before this step are kept`,
       );
     checkCapacity(tx, activation.activationId);
   }

@@ -139,8 +139,6 @@ class Rejected extends Error {
   }
 }
 
-export const limits = capacity();
-
 /** The digest of a sealed turn: what a replay must match. `from`..`to` are its rows; `bodyDigests` their digests, computed once. */
 export function turnDigest(
   state: string,
@@ -373,6 +371,9 @@ export function applyStep(tx: Tx, input: CaptureStepInput): StepOutcome {
 
 /** Over capacity, the whole transaction rolls back; existing data and cursors stay where they were. */
 export function checkCapacity(tx: Tx, activationId: number): void {
+  // Read at each check, not once per module: a command's writer runs on a thread that may have
+  // loaded this module long before (a test process setting the override between hosts).
+  const limits = capacity();
   const { body_bytes: session } = prepared(
     tx.db,
     'SELECT body_bytes FROM capture_sessions WHERE activation_id = ?',
