@@ -131,7 +131,7 @@ function isAlive(info: HostInfoFile): boolean {
 export async function connect(
   home: string,
   need: 'write' | 'read' | 'host',
-  options: { drain?: boolean } = {},
+  options: LocalOptions = {},
 ): Promise<Connection> {
   const remote = await findRunningHost(home, sayWaiting(home));
   if (remote) return remoteConnection(remote);
@@ -142,7 +142,7 @@ export async function connect(
     );
   }
   try {
-    return need === 'read' ? await readOnlyConnection(home) : await localConnection(home, options.drain ?? false);
+    return need === 'read' ? await readOnlyConnection(home) : await localConnection(home, options);
   } catch (error) {
     // A host may have taken the lease between our look and our attempt: it is used once it serves.
     if (error instanceof CmError && error.code === 'store_already_open') {
@@ -168,8 +168,21 @@ const remoteConnection = (app: Application): Connection => ({ app, mode: 'remote
  * The host's code is loaded only by the commands that start one: a read answered by a running host
  * or read-only never loads it (whole-process start-up of plain reads, scripts call them in loops).
  */
-const startHost = async (home: string, drain = false): Promise<Host> =>
-  (await import('../host/host.js')).Host.start({ home, serve: false, leaseWaitMs: HOST_LEASE_LOCAL_WAIT_MS, drain });
+const startHost = async (home: string, options: LocalOptions = {}): Promise<Host> =>
+  (await import('../host/host.js')).Host.start({
+    home,
+    serve: false,
+    leaseWaitMs: HOST_LEASE_LOCAL_WAIT_MS,
+    ...options,
+  });
+
+/** How a command that must write works without a host (HostOptions, a local host's). */
+export interface LocalOptions {
+  /** About to drain (session-drain, flush): the drain thread starts at once. */
+  drain?: boolean;
+  /** Busy on its own thread while it writes (an import's parse): the writer gets a thread. */
+  writerThread?: boolean;
+}
 
 async function readOnlyConnection(home: string): Promise<Connection> {
   // A read never creates a store: a home without one is "not found", and stays as it was.
@@ -185,9 +198,8 @@ async function readOnlyConnection(home: string): Promise<Connection> {
   return { app: reader.app, mode: 'read-only', close: async () => reader.close() };
 }
 
-/** `drain`: the command is about to drain (session-drain, flush); the host starts its drain thread at once. */
-async function localConnection(home: string, drain: boolean): Promise<Connection> {
-  const host = await startHost(home, drain);
+async function localConnection(home: string, options: LocalOptions): Promise<Connection> {
+  const host = await startHost(home, options);
   return { app: host.application, mode: 'local', close: () => host.stop() };
 }
 

@@ -33,6 +33,11 @@ export interface HostOptions {
    * starts its drain thread anyway.
    */
   drain?: boolean;
+  /**
+   * A command that works on this thread while its writes commit (an import parses its files here):
+   * its writer runs on a thread of its own, as a serving host's does, instead of on this one.
+   */
+  writerThread?: boolean;
 }
 
 /**
@@ -89,10 +94,12 @@ export class Host {
     try {
       // Said at once, so that a command run meanwhile waits for this host rather than failing.
       writeInfoFile(home, { ...holder, storeId: null, state: 'starting', port: null, token: null });
-      // A serving host writes on a thread of its own; a command working alone on its own thread.
-      writer = options.serve
-        ? await WriterClient.start(storeFiles(home).core)
-        : await (await import('../workers/writer-inline.js')).startInlineWriter(storeFiles(home).core);
+      // A serving host writes on a thread of its own; a command working alone on its own thread,
+      // unless it has work of its own to do meanwhile.
+      writer =
+        options.serve || options.writerThread
+          ? await WriterClient.start(storeFiles(home).core)
+          : await (await import('../workers/writer-inline.js')).startInlineWriter(storeFiles(home).core);
       if (options.drain && !options.serve) drain = CaptureService.startDrain(home, writer);
       // Work an earlier host left unfinished is interrupted, never replayed; history is not rebuilt.
       await writer.call('reconcileOnStartup', { hostId });

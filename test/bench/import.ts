@@ -14,42 +14,35 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { storeFiles } from '../../source/home.js';
 import { AUTO_EXTRACT_ENV } from '../../source/limits.js';
 import { memoryReviewAt } from '../../source/pipeline/memory-access.js';
 import { tempHome } from '../support/cli.js';
+import { bundleTests } from '../../scripts/test-bundle.mjs';
 import { buildRollout } from './capture.js';
 import { type Figure, median, rawChunkedJsonParse, report, timeMs } from './measure.js';
 
 const RUNS = Number(process.env['CM_BENCH_IMPORT_RUNS'] ?? 1);
 
 function importChild(
+  child: string,
   home: string,
   codexSessions: string,
   totalBytes: number,
 ): { ms: number; turns: number; bytes: number; quarantined: number; rssMb: number } {
-  const child = join(dirname(home), 'import-child.mjs');
-  writeFileSync(
-    child,
-    `const { Host } = await import(${JSON.stringify(new URL('../../dist/host/host.js', import.meta.url).pathname)});
-     const [home, root] = process.argv.slice(2);
-     const host = await Host.start({ home, serve: false });
-     const start = process.hrtime.bigint();
-     let run = await host.application.captureImportStart({ client: 'codex', root, extract: false });
-     while (run.state === 'running' || run.state === 'extracting') {
-       await new Promise((done) => setTimeout(done, 20));
-       run = await host.application.captureImportRun({ importId: run.importId });
-     }
-     const ms = Number(process.hrtime.bigint() - start) / 1e6;
-     await host.stop();
-     if (run.state !== 'done') throw new Error(JSON.stringify(run.error));
-     process.stdout.write(JSON.stringify({ ms, report: run.report, maxRssKb: process.resourceUsage().maxRSS }));`,
-  );
   // CM_BENCH_IMPORT_PROF=<dir>: every thread of the child writes a CPU profile under <dir>/<run>.
   const profile = process.env['CM_BENCH_IMPORT_PROF'];
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, `import-${Date.now()}`)}`] : [];
+  // The child built as the test files are (the transpiled dist/ is not loadable as modules alone:
+  // its JSON imports carry no import attribute), its threads the build's, as the CLI's are.
   const result = spawnSync(process.execPath, [...profiling, child, home, codexSessions], {
-    env: { ...process.env, [AUTO_EXTRACT_ENV]: 'off', COMMON_MEMORY_CAPACITY_BYTES: `${totalBytes}:${4 * totalBytes}` },
+    env: {
+      ...process.env,
+      [AUTO_EXTRACT_ENV]: 'off',
+      COMMON_MEMORY_CAPACITY_BYTES: `${totalBytes}:${4 * totalBytes}`,
+      COMMON_MEMORY_TEST_WORKERS: fileURLToPath(new URL('../../dist/workers', import.meta.url)),
+    },
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
@@ -84,14 +77,20 @@ export async function importThroughput(): Promise<Figure[]> {
       paths.push(path);
     }
     const sizeMb = size / 1024 / 1024;
+    const built = await bundleTests(['test/bench/import-child.ts']);
+    const child = built.modules.get('test/bench/import-child.ts')!;
     const runs: Array<ReturnType<typeof importChild>> = [];
     const raw: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       raw.push(sizeMb / (paths.reduce((ms, path) => ms + timeMs(() => rawChunkedJsonParse(path)), 0) / 1000));
       const runHome = `${home}-${i}`;
-      runs.push(importChild(runHome, join(dirname(home), 'codex', 'sessions'), size));
-      rmSync(runHome, { recursive: true, force: true });
+      try {
+        runs.push(importChild(child, runHome, join(dirname(home), 'codex', 'sessions'), size));
+      } finally {
+        rmSync(runHome, { recursive: true, force: true });
+      }
     }
+    built.remove();
     const rates = runs.map((run) => sizeMb / (run.ms / 1000));
     const all = runs.every((run) => run.turns === turns && run.quarantined === 0 && run.bytes === size);
     const rss = Math.max(...runs.map((run) => run.rssMb));

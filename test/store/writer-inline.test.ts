@@ -110,24 +110,30 @@ for (const [kind, start] of Object.entries(WRITERS)) {
   });
 }
 
+/** Runs the bin with a CPU profile per thread; returns the run and how many threads wrote one. */
+function profiled(home: string, args: string[]) {
+  const profiles = join(home, '..', `profiles-${args[0]}`);
+  const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, ...args, '--home', home], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return { run, threads: readdirSync(profiles).filter((name) => name.endsWith('.cpuprofile')).length };
+}
+
 describe('a write with no host running', () => {
   it('runs its writer on the command thread: one CPU profile, the note committed', () => {
-    const home = freshHome();
-    const profiles = join(home, '..', 'profiles');
-    const run = spawnSync(
-      process.execPath,
-      ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, 'note', 'alone', '--home', home],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '' },
-      },
-    );
-    assert.equal(run.status, 0, run.stderr);
+    const { run, threads } = profiled(freshHome(), ['note', 'alone']);
     assert.match(run.stdout, /noted: journal #1/);
-    assert.deepEqual(
-      readdirSync(profiles).filter((name) => name.endsWith('.cpuprofile')).length,
-      1,
-      'a thread beside the command thread wrote its own profile',
-    );
+    assert.equal(threads, 1, 'a thread beside the command thread wrote its own profile');
+  });
+
+  it('keeps the writer on a thread for an import, which parses on the command thread meanwhile', () => {
+    const home = freshHome();
+    const codexHome = join(home, '..', 'codex');
+    mkdirSync(join(codexHome, 'sessions'), { recursive: true });
+    const { run, threads } = profiled(home, ['import', 'codex', '--yes', '--codex-home', codexHome]);
+    assert.match(run.stdout, /0 session/);
+    assert.equal(threads, 2, 'the command thread and the writer thread');
   });
 });

@@ -64,7 +64,8 @@ export async function runImportCommand(home: string, args: string[], flags: Impo
     out.result(report, () => reportText(report, flags, repository, flags.yes === true));
     return EXIT.ok;
   }
-  const connection = await connect(home, 'write');
+  // The files are parsed on this thread while the writer commits the steps before (docs/import.md).
+  const connection = await connect(home, 'write', { writerThread: true });
   try {
     let run = await connection.app.captureImportStart({ client, root, since, until, repository });
     const say =
