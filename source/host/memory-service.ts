@@ -111,11 +111,13 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
     private readonly writer: WriterClient,
     private readonly hostId: string,
     private readonly auto: boolean,
+    /** A real host (its memory files work on a thread of its own), or a command working alone. */
+    private readonly serve: boolean,
   ) {}
 
   /** `serve`: a real host, whose runners start now (and extract by themselves when enabled). */
   static async start(home: string, writer: WriterClient, hostId: string, serve: boolean): Promise<MemoryService> {
-    const service = new MemoryService(home, writer, hostId, serve && autoExtractEnabled());
+    const service = new MemoryService(home, writer, hostId, serve && autoExtractEnabled(), serve);
     if (serve) {
       // A real host follows the memory files as they change (memory-watch.ts), and verifies the
       // entries' anchors again when they or the worktree's git state change.
@@ -191,7 +193,12 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   }
 
   private files(): MemoryFilesClient {
-    this.filesClient ??= MemoryFilesClient.start(this.home, storeFiles(this.home).memoryState, this.writer);
+    // A serving host's on a thread of its own; a command working alone's on its own thread.
+    this.filesClient ??= (this.serve ? MemoryFilesClient.start : MemoryFilesClient.startHere)(
+      this.home,
+      storeFiles(this.home).memoryState,
+      this.writer,
+    );
     return this.filesClient;
   }
 

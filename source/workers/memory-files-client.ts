@@ -1,18 +1,27 @@
-// The host's handle on the memory files thread (sync scans, prepare, retire, consolidate, promote).
-import type { Worker } from 'node:worker_threads';
+// The host's handle on the memory files work (sync scans, prepare, retire, consolidate, promote): on
+// the memory files thread for a serving host, on the command's own thread for a command working
+// alone (it only waits on the work: a thread cost it a start and a second load of the pipeline and
+// the lint). Either way it is reached by messages, with the same replies and errors.
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { MemoryConsolidateRequest, MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
-import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-thread.js';
-import { callsOver, ReplyChannel } from './reply-channel.js';
+import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-calls.js';
+import { callsOver, ReplyChannel, serveCalls } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
 
-export class MemoryFilesClient {
-  private readonly call;
+type Calls = ReturnType<typeof callsOver<MemoryFilesCalls>>;
 
-  private constructor(private readonly worker: Worker) {
-    this.call = callsOver<MemoryFilesCalls>(new ReplyChannel(worker, 'The memory files thread', 'internal'));
+export class MemoryFilesClient {
+  private constructor(private readonly started: Promise<{ call: Calls; close: () => Promise<void> }>) {}
+
+  private static over(channel: Worker | MessagePort, close: () => Promise<void>) {
+    return {
+      call: callsOver<MemoryFilesCalls>(new ReplyChannel(channel, 'The memory files thread', 'internal')),
+      close,
+    };
   }
 
+  /** On a thread of its own, reaching `writer` over a port: a serving host's. */
   static start(home: string, memoryStatePath: string, writer: WriterClient): MemoryFilesClient {
     const writerPort = writer.openPort();
     const worker = startWorker(
@@ -21,7 +30,33 @@ export class MemoryFilesClient {
       { home, memoryStatePath, writerPort, storeId: writer.storeId } satisfies MemoryFilesWorkerData,
       [writerPort],
     );
-    return new MemoryFilesClient(worker);
+    return new MemoryFilesClient(
+      Promise.resolve(
+        MemoryFilesClient.over(worker, async () => {
+          await worker.terminate();
+        }),
+      ),
+    );
+  }
+
+  /** On this thread, over `writer` itself: a command working alone. Its modules load on first use. */
+  static startHere(home: string, memoryStatePath: string, writer: WriterClient): MemoryFilesClient {
+    const started = import('./memory-files-calls.js').then(({ memoryFilesHandlers }) => {
+      const { port1, port2 } = new MessageChannel();
+      serveCalls<MemoryFilesCalls>(
+        port2,
+        memoryFilesHandlers({ home, memoryStatePath, storeId: writer.storeId }, writer),
+      );
+      return MemoryFilesClient.over(port1, async () => {
+        port1.close();
+        port2.close();
+      });
+    });
+    return new MemoryFilesClient(started);
+  }
+
+  private async call<K extends keyof MemoryFilesCalls & string>(type: K, input: MemoryFilesCalls[K]['input']) {
+    return (await this.started).call(type, input);
   }
 
   sync(cwd: string) {
@@ -47,6 +82,6 @@ export class MemoryFilesClient {
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate();
+    await (await this.started).close();
   }
 }

@@ -1,7 +1,8 @@
 // The writer as a command working alone runs it (source/workers/writer-inline.ts: on the command's
 // own thread) and as a serving host runs it (writer-thread.ts) answer alike: the same contract is
-// run against each, so a difference in either is caught on its own. A whole `note` process with no
-// host running starts no thread at all (its CPU profiles: one per thread).
+// run against each, so a difference in either is caught on its own. A whole `note` or `memory sync`
+// process with no host running starts no thread at all (its CPU profiles: one per thread); an
+// import keeps its writer on a thread, since it parses on its own meanwhile.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { storeFiles } from '../../source/home.js';
 import { openDatabase } from '../../source/store/database.js';
 import { WriterClient } from '../../source/workers/writer-client.js';
 import { startInlineWriter } from '../../source/workers/writer-inline.js';
-import { tempHome } from '../support/cli.js';
+import { gitRepo, tempHome } from '../support/cli.js';
 
 const BIN = join(import.meta.dirname, '../../bin/common-memory.cjs');
 
@@ -111,10 +112,11 @@ for (const [kind, start] of Object.entries(WRITERS)) {
 }
 
 /** Runs the bin with a CPU profile per thread; returns the run and how many threads wrote one. */
-function profiled(home: string, args: string[]) {
+function profiled(home: string, args: string[], cwd?: string) {
   const profiles = join(home, '..', `profiles-${args[0]}`);
   const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, BIN, ...args, '--home', home], {
     encoding: 'utf8',
+    ...(cwd ? { cwd } : {}),
     env: { ...process.env, NODE_OPTIONS: '' },
   });
   assert.equal(run.status, 0, run.stderr);
@@ -125,6 +127,13 @@ describe('a write with no host running', () => {
   it('runs its writer on the command thread: one CPU profile, the note committed', () => {
     const { run, threads } = profiled(freshHome(), ['note', 'alone']);
     assert.match(run.stdout, /noted: journal #1/);
+    assert.equal(threads, 1, 'a thread beside the command thread wrote its own profile');
+  });
+
+  it('runs its memory files work on the command thread too: a sync, one CPU profile', () => {
+    const home = freshHome();
+    const { run, threads } = profiled(home, ['memory', 'sync'], gitRepo(home, 'repo'));
+    assert.match(run.stdout, /approved memory: generation/);
     assert.equal(threads, 1, 'a thread beside the command thread wrote its own profile');
   });
 
