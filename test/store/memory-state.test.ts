@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CmError } from '../../source/errors.js';
 import { storeFiles } from '../../source/home.js';
@@ -130,6 +132,84 @@ describe('memory-state migrations', () => {
       () => openMemoryState(damaged),
       (error: unknown) =>
         error instanceof CmError && error.code === 'memory_unavailable' && /damaged/.test(error.message),
+    );
+  });
+});
+
+describe('a new memory-state appears whole', () => {
+  // A reader in another process (as the TUI's reads of a serving host, or a CLI read beside it)
+  // polls the path while the writer makes the file five times over: whenever the file is there,
+  // it is at the latest version. Made in place, it held versions 0 to 14 while it migrated, and
+  // the TUI's Memory opened on a new data home said "schema version 0, start the host once".
+  it('a reader polling its path sees no file or the latest version, never one in between', async () => {
+    // Five data homes made in turn, none removed: the reader only ever sees the making.
+    const homes = Array.from({ length: 5 }, () => freshHome());
+    const paths = homes.map((home) => storeFiles(home).memoryState);
+    const stop = join(homes[0]!, 'stop');
+    const reader = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const Database = require('better-sqlite3');
+        const fs = require('node:fs');
+        const [stop, ...paths] = process.argv.slice(1);
+        const seen = new Set();
+        for (let i = 0; !fs.existsSync(stop); i++) {
+          const path = paths[i % paths.length];
+          if (!fs.existsSync(path)) { seen.add('missing'); continue; }
+          try {
+            const db = new Database(path, { readonly: true, fileMustExist: true });
+            seen.add(String(db.pragma('user_version', { simple: true })));
+            db.close();
+          } catch (error) { seen.add(error.code ?? String(error)); }
+        }
+        process.stdout.write(JSON.stringify([...seen]));`,
+        stop,
+        ...paths,
+      ],
+      { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    reader.stdout.on('data', (chunk) => (out += chunk));
+    const ended = new Promise((resolve) => reader.on('exit', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const path of paths) {
+      openMemoryState(path).db.close();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    writeFileSync(stop, '');
+    await ended;
+    const seen = (JSON.parse(out) as string[]).sort();
+    const latest = String(memoryStateSchema.steps.length);
+    assert.deepEqual(
+      seen.filter((state) => state !== 'missing' && state !== latest),
+      [],
+      `the reader saw ${seen.join(', ')}`,
+    );
+    assert.ok(seen.includes('missing') && seen.includes(latest), `the reader saw ${seen.join(', ')}`);
+    for (const home of homes)
+      assert.deepEqual(
+        readdirSync(home).filter((name) => name.includes('.new')),
+        [],
+        'nothing of the making is left beside it',
+      );
+  });
+
+  it('what a killed making left beside it is removed, and the file is made whole', () => {
+    const home = freshHome();
+    const path = storeFiles(home).memoryState;
+    writeFileSync(`${path}.new`, 'half of a database', { mode: 0o600 });
+    writeFileSync(`${path}.new-wal`, 'its log', { mode: 0o600 });
+    const state = openMemoryState(path);
+    try {
+      assert.equal(schemaVersion(state.db), memoryStateSchema.steps.length);
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+    } finally {
+      state.db.close();
+    }
+    assert.deepEqual(
+      readdirSync(home).filter((name) => name.includes('.new')),
+      [],
     );
   });
 });
