@@ -17,7 +17,8 @@ import { lintText, maskSecret, type SecretFinding } from '../../source/memory/se
 import { maskText, mergeSpans } from '../../source/memory/secret-mask.js';
 import { maskedText } from '../../source/screens/memory/review-state.js';
 import { openDatabase } from '../../source/store/database.js';
-import { WriterClient } from '../../source/workers/writer-client.js';
+import type { WriterClient } from '../../source/workers/writer-client.js';
+import { startInlineWriter } from '../../source/workers/writer-inline.js';
 import * as c from '../support/capture.js';
 import { gitRepo, runCli, tempHome } from '../support/cli.js';
 import { queueSession } from '../support/memory-corpus.js';
@@ -188,7 +189,7 @@ describe('masking on the real paths (writer commands, the review read)', () => {
 
   it('a proposal stores and shows no part of any of 1–5 tokens per field', async () => {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    writer = await WriterClient.start(storeFiles(home).core);
+    writer = await startInlineWriter(storeFiles(home).core);
     await writer.call('memoryOpen', {});
     const repositoryKey = 'a'.repeat(64);
     const worktreeKey = 'b'.repeat(64);

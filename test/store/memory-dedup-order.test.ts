@@ -10,7 +10,7 @@ import { builtinRunner } from '../../source/memory/builtin-runner.js';
 import { memoryReviewAt } from '../../source/pipeline/memory-access.js';
 import { openDatabase } from '../../source/store/database.js';
 import { ExtractionPipeline } from '../../source/pipeline/extraction-pipeline.js';
-import { WriterClient } from '../../source/workers/writer-client.js';
+import { startInlineWriter } from '../../source/workers/writer-inline.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
 import { queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
@@ -70,7 +70,7 @@ async function candidatesFor(seed: number): Promise<{ canonical: string; candida
     sessionKeys.push(queued.sessionKey);
   }
   await c.flush(home);
-  const writer = await WriterClient.start(storeFiles(home).core);
+  const writer = await startInlineWriter(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   try {
     const pipeline = new ExtractionPipeline(writer, core, new Map([['builtin', builtinRunner]]), 'dedup-order');

@@ -17,7 +17,7 @@ import { ExtractionPipeline, type ExtractRequest } from '../../source/pipeline/e
 import type { Runner } from '../../source/memory/runner.js';
 import { commandProfile, type CommandProfile } from '../../source/effects/runner-profiles.js';
 import { openDatabase, type Db } from '../../source/store/database.js';
-import { WriterClient } from '../../source/workers/writer-client.js';
+import { startInlineWriter } from '../../source/workers/writer-inline.js';
 import { tempHome } from '../support/cli.js';
 import * as c from '../support/capture.js';
 import { DURABLE_PROMPTS, queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
@@ -32,7 +32,7 @@ async function rig(sessions = 1, prompts: readonly string[] = PROMPTS) {
   const home = tempHome('external');
   for (let i = 0; i < sessions; i++) queueSession(home, null, prompts);
   await c.flush(home);
-  const writer = await WriterClient.start(storeFiles(home).core);
+  const writer = await startInlineWriter(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const record = join(home, 'runner-record');
   let runners = new Map<string, Runner>([['builtin', builtinRunner]]);

@@ -11,7 +11,7 @@ import { candidateLines } from '../../source/screens/memory/review-lines.js';
 import { initialReviewState } from '../../source/screens/memory/review-state.js';
 import { openDatabase } from '../../source/store/database.js';
 import { ExtractionPipeline } from '../../source/pipeline/extraction-pipeline.js';
-import { WriterClient } from '../../source/workers/writer-client.js';
+import { startInlineWriter } from '../../source/workers/writer-inline.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
 import { plantedToken, queueSession } from '../support/memory-corpus.js';
@@ -27,7 +27,7 @@ async function extractAndReview(prompts: string[]) {
   const home = tempHome('extraction-rules');
   const session = queueSession(home, null, prompts, { answer: () => 'Understood.' });
   await c.flush(home);
-  const writer = await WriterClient.start(storeFiles(home).core);
+  const writer = await startInlineWriter(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   try {
     const pipeline = new ExtractionPipeline(writer, core, new Map([['builtin', builtinRunner]]), 'test-holder');

@@ -9,7 +9,8 @@ import { FORMATS } from '../../source/memory/contracts.js';
 import { ExtractionPipeline, type ExtractRequest } from '../../source/pipeline/extraction-pipeline.js';
 import { indexRecallRow } from '../../source/store/memory/recall-terms.js';
 import { openDatabase, type Db } from '../../source/store/database.js';
-import { WriterClient } from '../../source/workers/writer-client.js';
+import type { WriterClient } from '../../source/workers/writer-client.js';
+import { startInlineWriter } from '../../source/workers/writer-inline.js';
 import { appendJournal } from '../../source/store/core/journal.js';
 import { insertTimeline } from '../../source/store/core/timeline.js';
 import { commit } from '../../source/store/transaction.js';
@@ -46,7 +47,7 @@ async function rig(
   );
   await c.flush(home);
   before(home);
-  const writer = await WriterClient.start(storeFiles(home).core);
+  const writer = await startInlineWriter(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const pipeline = new ExtractionPipeline(writer, core, new Map([['builtin', builtinRunner]]), 'test-holder');
   const opened: Db[] = [];

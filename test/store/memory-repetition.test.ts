@@ -17,7 +17,7 @@ import {
 import { normalizeStatement } from '../../source/memory/adjudication-rules.js';
 import { openDatabase } from '../../source/store/database.js';
 import { ExtractionPipeline } from '../../source/pipeline/extraction-pipeline.js';
-import { WriterClient } from '../../source/workers/writer-client.js';
+import { startInlineWriter } from '../../source/workers/writer-inline.js';
 import * as c from '../support/capture.js';
 import { tempHome } from '../support/cli.js';
 import { queueSession, RECENT_WINDOW } from '../support/memory-corpus.js';
@@ -30,7 +30,7 @@ const ONCE = 'The billing service talks to the ledger over gRPC.';
 
 async function world(home: string) {
   await c.flush(home);
-  const writer = await WriterClient.start(storeFiles(home).core);
+  const writer = await startInlineWriter(storeFiles(home).core);
   const core = openDatabase(storeFiles(home).core, { readonly: true });
   const pipeline = new ExtractionPipeline(writer, core, new Map([['builtin', builtinRunner]]), 'repetition');
   return {
