@@ -32,8 +32,16 @@ export function checkRunOptions(request: Pick<MemoryExtractRequest, 'limit' | 's
 export function runWindow(
   request: Pick<MemoryExtractRequest, 'since' | 'until'>,
   lastUntil: () => number | null,
+  /** The last seal instant of any turn (ms), null before any: the default window ends past it. */
+  lastSeal: () => number | null = () => null,
+  nowMs = Date.now(),
 ): Window {
-  const untilMs = request.until !== undefined ? parseUtc(request.until, '--until') : Date.now();
+  // The default end is now, or just past the last sealed turn when that is later: the turns of one
+  // drain step get instants a millisecond apart from the seal on (nextSealInstant), so a session of
+  // 250 turns sealed at once holds instants up to 249 ms ahead of the clock, and a run started at
+  // once left those out of its window.
+  const untilMs =
+    request.until !== undefined ? parseUtc(request.until, '--until') : Math.max(nowMs, (lastSeal() ?? -1) + 1);
   if (request.since !== undefined) return checkWindow(parseUtc(request.since, '--since'), untilMs);
   const last = lastUntil();
   if (request.until !== undefined && last !== null && last >= untilMs)

@@ -50,7 +50,7 @@ import type { ConsolidationTask } from '../memory/consolidation/task.js';
 import { extractionTaskId, isTaskSubmitted, processedTurnRanges, type StoredTask } from '../store/memory/task-store.js';
 import { repetitionDraftBatch } from '../memory/repetition.js';
 import { repetitionChunks, type RepetitionChunk } from './repetition-pass.js';
-import { resolveSessionKeys, selectTurns, type Selection } from '../store/core/turn-source.js';
+import { lastSealMs, resolveSessionKeys, selectTurns, type Selection } from '../store/core/turn-source.js';
 import { utcText } from '../memory/window.js';
 import { checkRunOptions, refuseRunRequest, runWindow } from '../memory/run-request.js';
 
@@ -128,7 +128,11 @@ export class ExtractionPipeline {
     const limit = checkRunOptions(request);
     const resolve = scopeResolver();
     const callerScope = request.cwd === null ? null : resolve(request.cwd);
-    const window = runWindow(request, () => lastUntil(callerScope));
+    const window = runWindow(
+      request,
+      () => lastUntil(callerScope),
+      () => lastSealMs(this.core),
+    );
     this.memoryStateUuid ??= (await this.writer.call('memoryOpen', {})).memoryStateUuid;
     const selection: Selection = {
       sinceMs: window.sinceMs,
