@@ -229,11 +229,13 @@ export class MemoryService implements MethodsOf<MemoryRoutes> {
   }
 
   private startRunners(): Promise<RunnersClient> {
-    return RunnersClient.start(
-      storeFiles(this.home).core,
-      this.writer,
-      this.auto,
-      holderName(`host-${this.hostId}`),
+    const core = storeFiles(this.home).core;
+    const holder = holderName(`host-${this.hostId}`);
+    // A serving host's on a thread of its own; a command working alone's on its own thread.
+    return (
+      this.serve
+        ? RunnersClient.start(core, this.writer, this.auto, holder)
+        : RunnersClient.startHere(core, this.writer, holder)
     ).then((client) => (this.runnersStarted = client));
   }
 

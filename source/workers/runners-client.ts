@@ -1,5 +1,8 @@
-// The host's handle on the runners thread: extraction runs, and the progress of the one running.
-import type { Worker } from 'node:worker_threads';
+// The host's handle on the runners' work: extraction runs, and the progress of the one running. On
+// the runners thread for a serving host, on the command's own thread for a command working alone
+// (it only waits on its run: a thread cost it a start and a second load of the pipeline and the
+// lint). Either way it is reached by messages, with the same replies, progress and errors.
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
@@ -8,49 +11,70 @@ import type { ExtractReport, ExtractRequest } from '../pipeline/extraction-pipel
 import type { RunConsolidationRequest } from '../pipeline/consolidation-runner.js';
 import type { MemoryConsolidateResult } from '../api/memory-views.js';
 import { errorFromReply, ReplyChannel } from './reply-channel.js';
-import type { RunnersProgress } from './runners-thread.js';
+import type { RunnersData, RunnersProgress } from './runners-work.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
+
+const paths = (corePath: string) => ({ corePath, memoryStatePath: storeFiles(dirname(corePath)).memoryState });
 
 export class RunnersClient {
   private readonly replies: ReplyChannel;
   /** The run in progress, as the thread last reported it. */
   active: Omit<RunnersProgress, 'type'> | null = null;
 
-  private constructor(private readonly worker: Worker) {
-    this.replies = new ReplyChannel(worker, 'The runners thread', 'internal');
-    worker.on('message', (message: RunnersProgress | { type?: string }) => {
+  private constructor(
+    channel: Worker | MessagePort,
+    private readonly closeChannel: () => Promise<void>,
+  ) {
+    this.replies = new ReplyChannel(channel, 'The runners thread', 'internal');
+    channel.on('message', (message: RunnersProgress | { type?: string }) => {
       if (message.type !== 'progress') return;
       const { runId, phase, done, total } = message as RunnersProgress;
       this.active = phase === 'done' ? null : { runId, phase, done, total };
     });
   }
 
-  /** `auto`: extract newly sealed turns by itself (a host); otherwise only when asked. */
+  /** On a thread of its own (a serving host's). `auto`: extract newly sealed turns by itself; otherwise only when asked. */
   static start(corePath: string, writer: WriterClient, auto: boolean, holder: string): Promise<RunnersClient> {
     const writerPort = writer.openPort();
-    const memoryStatePath = storeFiles(dirname(corePath)).memoryState;
-    const worker = startWorker(
-      import.meta.url,
-      'runners-thread',
-      { corePath, memoryStatePath, storeId: writer.storeId, writerPort, auto, holder },
-      [writerPort],
-    );
+    const data: RunnersData = { ...paths(corePath), storeId: writer.storeId, auto, holder };
+    const worker = startWorker(import.meta.url, 'runners-thread', { ...data, writerPort }, [writerPort]);
+    return RunnersClient.whenReady(worker, async () => {
+      await worker.terminate();
+    });
+  }
+
+  /** On this thread, over `writer` itself: a command working alone (it never extracts by itself). */
+  static async startHere(corePath: string, writer: WriterClient, holder: string): Promise<RunnersClient> {
+    const { serveRunners } = await import('./runners-work.js');
+    const { port1, port2 } = new MessageChannel();
+    const closeWork = serveRunners(port2, { ...paths(corePath), storeId: writer.storeId, auto: false, holder }, writer);
+    return RunnersClient.whenReady(port1, async () => {
+      port1.close();
+      port2.close();
+      closeWork();
+    });
+  }
+
+  /** The client once the work says it is ready; its start-up's failure as the error it gave. */
+  private static whenReady(channel: Worker | MessagePort, close: () => Promise<void>): Promise<RunnersClient> {
     return new Promise((resolve, reject) => {
       const onMessage = (message: { type?: string; error?: { code: string; message: string } }) => {
         if (message.type === 'ready') {
-          worker.off('message', onMessage);
-          resolve(new RunnersClient(worker));
+          channel.off('message', onMessage);
+          resolve(new RunnersClient(channel, close));
         } else if (message.type === 'failed') {
-          worker.off('message', onMessage);
-          void worker.terminate();
+          channel.off('message', onMessage);
+          void close();
           reject(errorFromReply(message.error!));
         }
       };
-      worker.on('message', onMessage);
-      worker.once('error', (error) =>
-        reject(new CmError('internal', `The runners thread failed to start: ${error.message}`)),
-      );
+      channel.on('message', onMessage);
+      // A thread that fails before its work starts (its bundle does not load).
+      if ('terminate' in channel)
+        channel.once('error', (error) =>
+          reject(new CmError('internal', `The runners thread failed to start: ${error.message}`)),
+        );
     });
   }
 
@@ -78,6 +102,6 @@ export class RunnersClient {
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate();
+    await this.closeChannel();
   }
 }

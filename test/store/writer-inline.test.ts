@@ -1,8 +1,8 @@
 // The writer as a command working alone runs it (source/workers/writer-inline.ts: on the command's
 // own thread) and as a serving host runs it (writer-thread.ts) answer alike: the same contract is
-// run against each, so a difference in either is caught on its own. A whole `note` or `memory sync`
-// process with no host running starts no thread at all (its CPU profiles: one per thread); an
-// import keeps its writer on a thread, since it parses on its own meanwhile.
+// run against each, so a difference in either is caught on its own. A whole `note`, `memory sync`
+// or `memory extract` process with no host running starts no thread at all (its CPU profiles: one
+// per thread); an import keeps its writer on a thread, since it parses on its own meanwhile.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -134,6 +134,13 @@ describe('a write with no host running', () => {
     const home = freshHome();
     const { run, threads } = profiled(home, ['memory', 'sync'], gitRepo(home, 'repo'));
     assert.match(run.stdout, /approved memory: generation/);
+    assert.equal(threads, 1, 'a thread beside the command thread wrote its own profile');
+  });
+
+  it('runs an extraction on the command thread too: memory extract, one CPU profile', () => {
+    const home = freshHome();
+    const { run, threads } = profiled(home, ['memory', 'extract'], gitRepo(home, 'repo'));
+    assert.match(run.stdout, /tasks: 0 planned/);
     assert.equal(threads, 1, 'a thread beside the command thread wrote its own profile');
   });
 
