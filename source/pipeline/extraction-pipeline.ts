@@ -92,6 +92,11 @@ export class ExtractionPipeline {
     /** A function is asked at each run: profiles are read from the data home's configuration then. */
     private readonly runners: RunnerRegistry | ((wanted: string) => RunnerRegistry),
     private readonly holder: string,
+    /**
+     * Aborted when whoever runs the pipeline goes away (a command working alone, stopped): the
+     * runner in flight is told to stop, as at its time-out, and its task is left for the next run.
+     */
+    private readonly stop?: AbortSignal,
   ) {}
 
   /** The runner a run names (`builtin` when none), from the data home's profiles read now. */
@@ -745,11 +750,14 @@ export class ExtractionPipeline {
     const timeoutMs = isExternal(runner) ? RUNNER_TIMEOUT_MAX_MS : RUNNER_TIMEOUT_MS;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const signal = this.stop ? AbortSignal.any([controller.signal, this.stop]) : controller.signal;
     try {
       const text = await Promise.race([
-        send({ signal: controller.signal, maxOutputBytes: RUNNER_OUTPUT_MAX_BYTES }),
+        send({ signal, maxOutputBytes: RUNNER_OUTPUT_MAX_BYTES }),
         new Promise<never>((_resolve, reject) =>
-          controller.signal.addEventListener('abort', () => reject(new Error(`no answer within ${timeoutMs} ms`))),
+          signal.addEventListener('abort', () =>
+            reject(new Error(this.stop?.aborted ? 'stopped with its command' : `no answer within ${timeoutMs} ms`)),
+          ),
         ),
       ]);
       if (typeof text !== 'string') return { ok: false, reason: `the ${runner.name} runner answered with no text` };

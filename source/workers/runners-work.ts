@@ -58,7 +58,16 @@ export function serveRunners(port: Channel, data: RunnersData, writer: WriterCli
   const core = openDatabase(corePath, { readonly: true });
   // The data home's runner profiles are read at each run: an edit of runners.json takes effect at the next one.
   const home = dirname(memoryStatePath);
-  const pipeline = new ExtractionPipeline(writer, core, (wanted) => runnerRegistry(home, wanted), holder);
+  // Aborted by the returned close: a run in flight on a command's own thread stops its runner (a
+  // thread's goes with the thread, and with it what it was waiting on).
+  const stopping = new AbortController();
+  const pipeline = new ExtractionPipeline(
+    writer,
+    core,
+    (wanted) => runnerRegistry(home, wanted),
+    holder,
+    stopping.signal,
+  );
   const progress = (event: { phase: string; done: number; total: number; runId: string }) =>
     port.postMessage({ type: 'progress', ...event } satisfies RunnersProgress);
   let queue: Promise<unknown> = Promise.resolve();
@@ -187,5 +196,8 @@ export function serveRunners(port: Channel, data: RunnersData, writer: WriterCli
     },
     (error: unknown) => port.postMessage({ type: 'failed', error: errorOf(error) }),
   );
-  return () => core.close();
+  return () => {
+    stopping.abort();
+    core.close();
+  };
 }
