@@ -2,10 +2,10 @@
 // the memory files thread for a serving host, on the command's own thread for a command working
 // alone (it only waits on the work: a thread cost it a start and a second load of the pipeline and
 // the lint). Either way it is reached by messages, with the same replies and errors.
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { MemoryConsolidateRequest, MemoryPrepareRequest, MemoryRetireRequest } from '../api/memory.js';
 import type { MemoryFilesCalls, MemoryFilesWorkerData } from './memory-files-calls.js';
-import { callsOver, ReplyChannel, serveCalls } from './reply-channel.js';
+import { callsOver, ReplyChannel, servedHere, serveCalls } from './reply-channel.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
 
@@ -42,15 +42,13 @@ export class MemoryFilesClient {
   /** On this thread, over `writer` itself: a command working alone. Its modules load on first use. */
   static startHere(home: string, memoryStatePath: string, writer: WriterClient): MemoryFilesClient {
     const started = import('./memory-files-calls.js').then(({ memoryFilesHandlers }) => {
-      const { port1, port2 } = new MessageChannel();
-      serveCalls<MemoryFilesCalls>(
-        port2,
-        memoryFilesHandlers({ home, memoryStatePath, storeId: writer.storeId }, writer),
+      const here = servedHere((far) =>
+        serveCalls<MemoryFilesCalls>(
+          far,
+          memoryFilesHandlers({ home, memoryStatePath, storeId: writer.storeId }, writer),
+        ),
       );
-      return MemoryFilesClient.over(port1, async () => {
-        port1.close();
-        port2.close();
-      });
+      return MemoryFilesClient.over(here.port, async () => here.close());
     });
     return new MemoryFilesClient(started);
   }

@@ -4,7 +4,7 @@
 //
 // A thread's calls are declared once as a map, call name → input and result; the messages are a
 // discriminated union on `type`, the client's `call` and the thread's handlers are typed from it.
-import type { MessagePort, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { asCmError, CmError, isErrorCode, type ErrorCode } from '../errors.js';
 
 export type CallMap = Record<string, { input: unknown; result: unknown }>;
@@ -94,4 +94,21 @@ export function serveCalls<M extends CallMap>(
         (error: unknown) => port.postMessage({ id: request.id, ok: false, error: errorOf(error) } satisfies Reply),
       );
   });
+}
+
+/**
+ * A channel whose far end this thread serves (a command working alone runs a thread's work here):
+ * `serve` is given that end, and what it returns is `served`; `port` is the near end, for the
+ * client; `close` ends both.
+ */
+export function servedHere<T>(serve: (far: MessagePort) => T): { port: MessagePort; served: T; close: () => void } {
+  const { port1, port2 } = new MessageChannel();
+  return {
+    port: port1,
+    served: serve(port2),
+    close: () => {
+      port1.close();
+      port2.close();
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // the runners thread for a serving host, on the command's own thread for a command working alone
 // (it only waits on its run: a thread cost it a start and a second load of the pipeline and the
 // lint). Either way it is reached by messages, with the same replies, progress and errors.
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { CmError } from '../errors.js';
 import { storeFiles } from '../home.js';
@@ -10,7 +10,7 @@ import type { MemoryReverifyResult } from '../api/memory-runs.js';
 import type { ExtractReport, ExtractRequest } from '../pipeline/extraction-pipeline.js';
 import type { RunConsolidationRequest } from '../pipeline/consolidation-runner.js';
 import type { MemoryConsolidateResult } from '../api/memory-views.js';
-import { errorFromReply, ReplyChannel } from './reply-channel.js';
+import { errorFromReply, ReplyChannel, servedHere } from './reply-channel.js';
 import type { RunnersData, RunnersProgress } from './runners-work.js';
 import { startWorker } from './start-worker.js';
 import type { WriterClient } from './writer-client.js';
@@ -47,12 +47,12 @@ export class RunnersClient {
   /** On this thread, over `writer` itself: a command working alone (it never extracts by itself). */
   static async startHere(corePath: string, writer: WriterClient, holder: string): Promise<RunnersClient> {
     const { serveRunners } = await import('./runners-work.js');
-    const { port1, port2 } = new MessageChannel();
-    const closeWork = serveRunners(port2, { ...paths(corePath), storeId: writer.storeId, auto: false, holder }, writer);
-    return RunnersClient.whenReady(port1, async () => {
-      port1.close();
-      port2.close();
-      closeWork();
+    const here = servedHere((far) =>
+      serveRunners(far, { ...paths(corePath), storeId: writer.storeId, auto: false, holder }, writer),
+    );
+    return RunnersClient.whenReady(here.port, async () => {
+      here.close();
+      here.served(); // closes the work's read-only connection and stops a run in flight
     });
   }
 

@@ -4,10 +4,9 @@
 // asynchronous replies as from the writer thread. The command has nothing else to do while its
 // transaction runs; a thread of its own cost every such process about 70 ms of CPU to start and as
 // much again to load the writer's modules a second time (zod, every command's schema, the lint).
-import { MessageChannel } from 'node:worker_threads';
 import { dirname } from 'node:path';
 import { storeFiles } from '../home.js';
-import { errorFromReply } from './reply-channel.js';
+import { errorFromReply, servedHere } from './reply-channel.js';
 import { WriterClient } from './writer-client.js';
 import { openWriterCore, writerErrorOf } from './writer-core.js';
 
@@ -20,10 +19,9 @@ export async function startInlineWriter(corePath: string): Promise<WriterClient>
     // Worded as the writer thread words a failed start.
     throw errorFromReply(writerErrorOf(error, paths));
   }
-  const { port1, port2 } = new MessageChannel();
-  writer.serve(port2);
-  return WriterClient.overPort(port1, writer.storeId, () => {
-    port2.close();
+  const here = servedHere((far) => writer.serve(far));
+  return WriterClient.overPort(here.port, writer.storeId, () => {
+    here.close();
     writer.close();
   });
 }
