@@ -61,11 +61,19 @@ export function openLedger(path: string, busyTimeoutMs = LEDGER_BUSY_TIMEOUT_MS)
   }
 }
 
-/** The ledger read-only, or null when it does not exist yet; never creates or migrates. */
+/**
+ * The ledger read-only, or null when nothing is recorded in it yet; never creates or migrates. A
+ * file at version 0 is one a hook has created and not yet migrated (openLedger makes it in place,
+ * its one step in one transaction): it holds no table, so it reads as not there, not as damaged.
+ */
 export function openLedgerReadOnly(path: string): Db | null {
   if (!existsSync(path)) return null;
   const db = openDatabase(path, { readonly: true, busyTimeoutMs: LEDGER_BUSY_TIMEOUT_MS });
   const version = schemaVersion(db);
+  if (version === 0) {
+    db.close();
+    return null;
+  }
   if (version !== ledgerSchema.steps.length) {
     db.close();
     throw new CmError(
