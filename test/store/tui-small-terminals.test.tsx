@@ -254,6 +254,8 @@ describe('the TUI at 80×24 and 60×20', { timeout: 120_000 }, () => {
       frame = await waitForText(view, /^> Codex +not installed$/m);
       assertFits(frame, 60, 20, true);
       assert.match(frame, path('codex'), "the selected client's file, whole, under its marker");
+      // Every key of its own; the list's own keys (the arrows, Enter beside i) give way first.
+      assert.equal(frame.split('\n').at(-1), 'i install · u uninstall · m import · r refresh · q quit');
       assert.match(frame, /^ {2}Claude Code +not installed$/m);
       assert.match(frame, /^ {2}pi +not installed$/m);
       await press(view, `${KEY.down}${KEY.down}`);

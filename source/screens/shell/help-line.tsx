@@ -24,15 +24,28 @@ export function quitQuestionText(running: readonly string[]): string {
 const itemText = (item: HelpItem): string => (item.keys ? `${item.keys} ${item.label}` : item.label);
 
 /**
- * The key line within `columns`: the screen's keys that fit, then how to quit. Where they do not
- * all fit (60 columns) the last ones give way to `…`, never the quit key at the end, nor a key that
- * decides (they keep their place among the keys kept).
+ * The screen's keys less how every list is worked, which the marked row already shows: an item of
+ * arrows alone (↑↓ choose) and Enter beside a letter that does the same (i/Enter install → i).
  */
-export function keyLine(items: readonly HelpItem[], shared: readonly HelpItem[], columns: number): string {
-  const all = [...items, ...shared].map(itemText).join(' · ');
-  if (textColumns(all) <= columns) return all;
-  const end = ['', '…', ...shared.map(itemText)].join(' · ');
+const withoutListKeys = (items: readonly HelpItem[]): HelpItem[] =>
+  items
+    .filter((item) => !/^[←↑→↓]+$/.test(item.keys))
+    .map((item) => ({ ...item, keys: item.keys.replace(/(?<=.)\/Enter\b|\bEnter\/(?=.)/, '') }));
+
+/**
+ * The key line within `columns`: the screen's keys that fit, then how to quit. Where they do not
+ * all fit (60 columns) the list's own keys give way first (withoutListKeys), then the last keys to
+ * `…`; never the quit key at the end, nor a key that decides (they keep their place among the keys
+ * kept).
+ */
+export function keyLine(allItems: readonly HelpItem[], shared: readonly HelpItem[], columns: number): string {
   const line = (kept: readonly HelpItem[]) => kept.map(itemText).join(' · ');
+  const all = line([...allItems, ...shared]);
+  if (textColumns(all) <= columns) return all;
+  const items = withoutListKeys(allItems);
+  const withoutArrows = line([...items, ...shared]);
+  if (textColumns(withoutArrows) <= columns) return withoutArrows;
+  const end = ['', '…', ...shared.map(itemText)].join(' · ');
   let kept = items.filter((item) => item.decides);
   for (const item of items) {
     if (item.decides) continue;
