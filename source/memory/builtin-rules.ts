@@ -129,7 +129,7 @@ const RULES: Rule[] = [
     name: 'dont',
     pattern: new RegExp(
       String.raw`^(?:(?:don't|do not|dont|never ever|avoid)\s+(?!(?:worry|bother|mind|panic|know|stop|wait|forget|do (?:that|it|this))\b)\w+|` +
-        String.raw`(?:we|you)\s+(?:don't|do not|shouldn't|should not|must not|mustn't|cannot|can't|never)\s+` +
+        String.raw`(?:we|you)\s+(?:don't|do not|shouldn't|should not|must not|mustn't|cannot|can\s+not|can't|never)\s+` +
         String.raw`(?:use|commit|push|add|write|put|import|call|deploy|merge|touch|modify|edit|rely|mix|check in|store|log|expose|bump|ship|run|install|depend|force|rebase|squash|mock|catch|throw)\b|` +
         String.raw`i (?:don't|do not|never) want\b)`,
       'i',

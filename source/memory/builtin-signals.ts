@@ -98,7 +98,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'modal',
     has(
-      /\b(?:must|mustn't|should|shouldn't|shall|has to|have to|needs? to|ought to|may only|can only|cannot|can't|is not allowed|are not allowed)\b/,
+      /\b(?:must|mustn't|should|shouldn't|shall|has to|have to|needs? to|ought to|may only|can only|cannot|can not(?! only)|can't|is not allowed|are not allowed)\b/,
     ),
   ],
   [

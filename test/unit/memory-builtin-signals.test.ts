@@ -301,3 +301,27 @@ describe('"on CI" and "from CI" scope a rule as "in CI" does', () =>
     ["the memory profiler is unreliable on shared runners, so its figures from CI can't be compared"],
     ['Run the migration on CI once more.', 'The lint job failed on CI after your last push.'],
   ));
+
+describe('"can not" in two words reads as "cannot"', () => {
+  // Typed apart by many, it was no modal and no "we can not …" marker: a rule said so was dropped
+  // or drafted as a mere fact, where the same words with "cannot" were a rule.
+  const pairs = [
+    'You can not rely on the staging database being there.',
+    'We can not push straight to main; every change goes through a pull request.',
+    'Generated clients can not be edited by hand; regenerate them from the schema.',
+  ];
+  for (const text of pairs)
+    it(`as its one-word twin: ${text}`, () => {
+      const apart = matchStatement(text);
+      const joined = matchStatement(text.replace('can not', 'cannot'));
+      assert.ok(joined, 'the one-word twin is a rule');
+      assert.ok(apart, 'the two-word one is a rule too');
+      assert.equal(apart.type, joined.type);
+      assert.equal(apart.confidence, joined.confidence);
+      assert.match(apart.content, /can not/, 'the words are kept as typed');
+    });
+  it('"can not only … but also" is no prohibition', () => {
+    const match = matchStatement('The new importer can not only read CSV but also Parquet files.');
+    assert.ok(!match?.signals.includes('modal'), JSON.stringify(match));
+  });
+});
