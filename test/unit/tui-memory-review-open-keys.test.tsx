@@ -84,4 +84,33 @@ describe('Review: m and p in an open candidate', () => {
       await unmount(view);
     }
   });
+
+  test('a quarantined candidate open: the line says it is kept out of every plan and that d discards it, not m and p', async () => {
+    const quarantined = reviewCandidate({
+      candidateId: 'cand-00000009',
+      status: 'quarantined',
+      content: 'A candidate with a blocking finding.',
+    });
+    const view = await mountQueue([quarantined, candidate(2)]);
+    try {
+      await press(view, '7');
+      await waitForText(view, /· 1 of 2/);
+      await press(view, KEY.enter);
+      const opened = await waitForText(view, /Review › candidate cand-00000009/);
+      assert.match(opened, /quarantined: out of every plan · d discards it/);
+      assert.doesNotMatch(opened, /p promote this one/);
+      assertFits80x24(opened);
+      // With others marked, p still takes those: the line says so.
+      await press(view, KEY.escape);
+      await press(view, KEY.down);
+      await press(view, 'm');
+      await waitForText(view, /1 marked/);
+      await press(view, KEY.up);
+      await press(view, KEY.enter);
+      const withMarked = await waitForText(view, /Review › candidate cand-00000009/);
+      assert.match(withMarked, /quarantined: out of every plan · d discards it · p promote the 1 marked/);
+    } finally {
+      await unmount(view);
+    }
+  });
 });

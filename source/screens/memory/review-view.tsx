@@ -160,6 +160,13 @@ export const CANDIDATE_HEADING_LINES = 2;
  */
 export function openCandidateKeys(state: ReviewState): string {
   const marked = state.marked.has(state.open?.candidateId ?? '');
+  // A quarantined one cannot be promoted (p refuses it, marked or not): the line says what it can do.
+  if (openCandidate(state)?.status === 'quarantined') {
+    const keys = ['quarantined: out of every plan', `${keyLabel('discardCandidate')} discards it`];
+    if (marked) keys.push(`${keyLabel('markItem')} unmark`);
+    else if (state.marked.size > 0) keys.push(`${keyLabel('promoteChosen')} promote the ${state.marked.size} marked`);
+    return keys.join(' · ');
+  }
   const takes = state.marked.size > 0 ? `the ${state.marked.size} marked` : 'this one';
   return `${keyLabel('markItem')} ${marked ? 'unmark' : 'mark'} · ${keyLabel('promoteChosen')} promote ${takes}`;
 }
