@@ -42,7 +42,9 @@ export function importReportLines(r: ImportReport, next: string[]): string[] {
     );
   for (const note of r.notes) lines.push(`${note.what}: ${note.path}: ${note.reason}`);
   if (r.dryRun)
-    lines.push('Nothing was written. What you said in these sessions is stored as evidence, the rest as context.');
+    lines.push(
+      'Nothing was written. An import stores what you said in these sessions as evidence, the rest as context.',
+    );
   lines.push(...next);
   if (!r.dryRun && r.quarantined > 0)
     lines.push(

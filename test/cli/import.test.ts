@@ -118,7 +118,11 @@ describe('import: what it would do, then once', () => {
       flat(text.stdout),
       /\/home\/user\/project: 7 session\(s\) — no longer exists: its memory binds to your user scope/,
     );
-    assert.match(flat(text.stdout), /Nothing was written/);
+    // Said of what an import would do, not as done.
+    assert.match(
+      flat(text.stdout),
+      /Nothing was written\. An import stores what you said in these sessions as evidence, the rest as context\./,
+    );
     const dry = await importJson(['claude', '--claude-dir', dir, '--home', home, '--dry-run', '--yes']);
     assert.equal(dry.report.dryRun, true);
     assert.equal(dry.report.turns, 11);
