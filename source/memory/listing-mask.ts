@@ -65,14 +65,17 @@ export function maskSnippet(body: string, marked: string): string {
     }))
     .filter((span) => span.end > span.start);
   if (spans.length === 0) return plainMarks(marked);
-  // Rebuilt left to right: a mark inside a masked span is dropped (it would split the mask).
+  // Rebuilt left to right. A mark inside a masked span would split the mask: the highlight is
+  // left as those marks leave it, said after the mask ("[Tr0u…[16 chars]]", never left open).
   const pieces: string[] = [lead];
   let at = 0;
   let next = 0;
+  let highlighted = false;
   const marksUpTo = (end: number) => {
     while (next < marks.length && marks[next]!.at <= end) {
       const mark = marks[next]!;
       pieces.push(plain.slice(at, mark.at), mark.mark);
+      highlighted = mark.mark === '[';
       at = mark.at;
       next += 1;
     }
@@ -84,7 +87,10 @@ export function maskSnippet(body: string, marked: string): string {
       maskText(plain.slice(span.start, span.end), [{ offset: 0, length: span.end - span.start }]),
     );
     at = span.end;
-    while (next < marks.length && marks[next]!.at < span.end) next += 1;
+    let after: boolean = highlighted;
+    for (; next < marks.length && marks[next]!.at < span.end; next += 1) after = marks[next]!.mark === '[';
+    if (after !== highlighted) pieces.push(after ? '[' : ']');
+    highlighted = after;
   }
   marksUpTo(plain.length);
   pieces.push(plain.slice(at), trail);

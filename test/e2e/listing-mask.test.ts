@@ -106,6 +106,16 @@ describe('listings mask secrets (CLI)', () => {
   });
 });
 
+/** Every highlight opened is closed once, the masks' own brackets within them. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === '[') depth += 1;
+    else if (char === ']' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 describe('snippet and first-line masking', () => {
   const { open, close, ellipsis } = SNIPPET_MARKS;
   const github = plantedToken();
@@ -122,9 +132,24 @@ describe('snippet and first-line masking', () => {
           const shown = maskSnippet(body, marked);
           assert.equal(leaked(shown, [github]), null, `${start}-${end}/${mark}: ${shown}`);
           assert.doesNotMatch(shown, /[\u0001-\u0003]/);
+          assert.ok(balanced(shown), `${start}-${end}/${mark}: a highlight left open or closed twice: ${shown}`);
         }
       }
     }
+  });
+
+  it('a highlight that ends inside a masked token closes after its mask', () => {
+    // A password's first word matched: its highlight's end fell inside the masked span and was
+    // dropped, leaving "[Tr0u…[16 chars] and …" open.
+    const said = 'the staging box password is Tr0ub4dor-Kx9!pQ and the user is deploy';
+    const secret = said.slice(said.indexOf('Tr0'), said.indexOf(' and'));
+    const marked = said.replace(secret, `${open}Tr0ub4dor${close}-Kx9!pQ`);
+    const shown = maskSnippet(said, marked);
+    assert.equal(leaked(shown, [secret]), null, shown);
+    assert.match(shown, /is \[Tr0u…\[16 chars\]\] and the user/);
+    // One that opens inside the mask and ends after it opens where the mask ends.
+    const later = said.replace(`${secret} and`, `Tr0ub4dor-${open}Kx9!pQ and${close}`);
+    assert.match(maskSnippet(said, later), /is Tr0u…\[16 chars\]\[ and\] the user/);
   });
 
   it('text around a masked token keeps its words and highlights', () => {
