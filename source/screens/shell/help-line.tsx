@@ -43,8 +43,8 @@ export function keyLine(allItems: readonly HelpItem[], shared: readonly HelpItem
   const all = line([...allItems, ...shared]);
   if (textColumns(all) <= columns) return all;
   const items = withoutListKeys(allItems);
-  const withoutArrows = line([...items, ...shared]);
-  if (textColumns(withoutArrows) <= columns) return withoutArrows;
+  const lean = line([...items, ...shared]);
+  if (textColumns(lean) <= columns) return lean;
   const end = ['', '…', ...shared.map(itemText)].join(' · ');
   let kept = items.filter((item) => item.decides);
   for (const item of items) {
