@@ -27,3 +27,16 @@ export function wrapText(text: string, width: number, indent = '', keep: readonl
   }
   return lines.map((line) => line.replaceAll(JOINED, ' '));
 }
+
+/**
+ * One line wrapped between words to `width`, its continuation lines indented by `more` beyond the
+ * line's own indent (its leading spaces). A word longer than a line stays whole on a line of its own.
+ */
+export function wrapHanging(line: string, width: number, more: string, keep: readonly string[] = []): string[] {
+  const indent = /^ */.exec(line)![0];
+  const [first = '', ...rest] = wrapText(line.slice(indent.length), width, indent, keep);
+  if (rest.length === 0) return [first];
+  // The first line is the text's beginning as written (wrapText keeps a line's words and spaces).
+  const left = line.slice(first.length).trimStart();
+  return [first, ...wrapText(left, width, indent + more, keep)];
+}

@@ -1,7 +1,7 @@
 // How the CLI speaks: results to stdout (JSON with --json), errors to stderr as one line that says
 // what to do, and the documented exit code.
 import { asCmError } from '../errors.js';
-import { wrapText } from '../text-wrap.js';
+import { wrapHanging } from '../text-wrap.js';
 
 /** Where the CLI writes: the process's streams, or (tests, in-process) any pair of writers. */
 export interface CliStreams {
@@ -58,12 +58,7 @@ export const TEXT_COLUMNS = 80;
  * a line of its own: cut, it could not be copied. `keep`: phrases (commands) never broken inside.
  */
 export function fitLine(line: string, more = '  ', keep: readonly string[] = []): string[] {
-  const indent = /^ */.exec(line)![0];
-  const [first = '', ...rest] = wrapText(line.slice(indent.length), TEXT_COLUMNS, indent, keep);
-  if (rest.length === 0) return [first];
-  // The first line is the text's beginning as written (wrapText keeps a line's words and spaces).
-  const left = line.slice(first.length).trimStart();
-  return [first, ...wrapText(left, TEXT_COLUMNS, indent + more, keep)];
+  return wrapHanging(line, TEXT_COLUMNS, more, keep);
 }
 
 /** The lint command a blocked file's message names (source/memory/file-lint.ts): to be copied whole. */

@@ -291,4 +291,18 @@ describe('integration panel lines', () => {
       'a backticked command stays together',
     );
   });
+
+  test("an indented line (a report's item) continues under its own text, as the CLI prints it", () => {
+    const item = '  /home/user/project: 1 session(s) — no longer exists: its memory binds to your user scope';
+    const lines = wrapLines(
+      [item, 'would import from Claude Code: 1 session(s), 1 turn(s), 0.0 MB in 1 file(s)'],
+      60,
+    ).map((line) => line.text);
+    assert.deepEqual(lines, [
+      '  /home/user/project: 1 session(s) — no longer exists: its',
+      '    memory binds to your user scope',
+      'would import from Claude Code: 1 session(s), 1 turn(s), 0.0',
+      'MB in 1 file(s)',
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import { reasonLines } from '../../hosts/install-health.js';
 import type { HookApplyResult, HookClient, IntegrationPlan } from '../../hosts/integrations.js';
 import type { PiExtensionApplyResult, PiExtensionPlan } from '../../hosts/pi/extension-install.js';
 import { textColumns } from '../../text-columns.js';
-import { wrapText } from '../../text-wrap.js';
+import { wrapHanging } from '../../text-wrap.js';
 
 /** Enough for any hook config we write; a larger diff is someone else's file and cut visibly. */
 export const PANEL_LINES_MAX = 2000;
@@ -145,7 +145,9 @@ export function wrapLines(lines: readonly string[], columns: number, keep: reado
   const wrapped: DisplayLine[] = [];
   for (const line of lines) {
     const quoted = [...line.matchAll(/`[^`]+`/g)].map((match) => match[0]);
-    for (const piece of wrapText(line, width, '', [...keep, ...quoted]))
+    // An indented line (a report's item) continues under its own text, as the CLI prints it.
+    const more = line.startsWith(' ') ? '  ' : '';
+    for (const piece of wrapHanging(line, width, more, [...keep, ...quoted]))
       for (const text of rowsOf(piece, width)) wrapped.push({ text, source: line });
   }
   return wrapped;
