@@ -344,6 +344,8 @@ const ONE_OFF = [
     'i',
   ),
   /\b(?:for now|right now|at the moment|today|tonight|tomorrow|yesterday|just now|this time|for the moment|in a minute|asap|temporarily|once more|again|yet)\b/i,
+  // A deadline on one day ("merged by Friday"), unless it recurs ("submitted by Friday each week").
+  /^(?!.*\b(?:every|each|weekly|monthly)\b).*\bby (?:next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|noon|eod|cob|(?:the )?end of (?:the )?(?:day|week|sprint|month))\b/i,
   ONE_OFF_PRONOUN,
   /\bthat (?:one|file|function|test|change|line|bug|error|commit|branch|pr)\b/i,
   /\bnever mind\b/i,

@@ -199,7 +199,7 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'passive-convention',
     has(
-      /\b(?:is|are|gets?) (?:\w+ly )?(?:written|rewritten|persisted|produced|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
+      /\b(?:must|should|has to|have to|needs? to|cannot|can't|can not)(?: not| never)? be (?:\w+ly )?(?:merged|squashed|rebased|fixed|approved)\b|\b(?:is|are|gets?|(?:must|should|has to|have to|needs? to|cannot|can't|can not)(?: not| never)? be) (?:\w+ly )?(?:written|rewritten|persisted|produced|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
     ),
   ],
   // Not a rate after its number: "50 jobs/min", "5 req/s".
@@ -248,10 +248,12 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
     ),
   ],
   ['you-did', has(/\byou (?:just|already|wrote|picked|made|added|created|did|said)\b/)],
+  // A participle right after "be" is the passive of a rule ("must not be merged", "should be
+  // fixed"), not a story; "was merged" and "has been fixed" still tell one.
   [
     'past',
     has(
-      /\b(?:was|were|had|did|found|broke|tried|used to|went|ran|took|caused|introduced|happened|wrote|started|crashed|failed|caught|got|merged|worked|seemed|fixed|rewritten|last (?:week|month|year|quarter|spring|time))\b/,
+      /\b(?:was|were|had|did|(?<!\bbe (?:\w+ly )?)(?:found|broke|tried|caused|introduced|started|caught|got|merged|worked|fixed|rewritten)|used to|went|ran|took|happened|wrote|crashed|failed|seemed|last (?:week|month|year|quarter|spring|time))\b/,
     ),
   ],
   [

@@ -325,3 +325,24 @@ describe('"can not" in two words reads as "cannot"', () => {
     assert.ok(!match?.signals.includes('modal'), JSON.stringify(match));
   });
 });
+
+describe('a participle after "be" is a passive rule, not a story told in the past', () =>
+  // "merged", "fixed", "found" were read as the past tense of a report wherever they stood, so a
+  // rule in the passive ("must not be merged", "should be fixed") was dropped; "was merged" and
+  // "has been fixed" stay reports.
+  judged(
+    [
+      'Pull requests must not be merged before review.',
+      'Feature branches cannot be merged without a green build.',
+      'Regressions must be fixed before the release branch is cut.',
+      'Hotfixes should be merged into both main and release.',
+      'Flaky tests must be fixed, not retried.',
+    ],
+    ['The branch was merged yesterday.', 'We merged the hotfix last week.', 'That regression has been fixed already.'],
+  ));
+
+describe('a deadline on one day is the work at hand', () =>
+  judged(
+    ['Timesheets must be submitted by Friday each week.'],
+    ['The fix should be merged by Friday.', 'The report must be written by the end of the week.'],
+  ));
