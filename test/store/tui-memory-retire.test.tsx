@@ -90,7 +90,7 @@ describe('Memory screen: re-verify, edit through a candidate, retire', { timeout
       assert.match(list, /› project Where configuration is loaded/);
       // Deleted in a commit before any verification saw it: nothing tells it was there, so it does not exist.
       assert.match(list, /✗ `src\/legacy\/config\.ts` does not exist \(and 1 more\)/);
-      assert.match(list, /v verify · x retire · q quit/);
+      assert.match(list, /v verify · x retire · c consolidate · q quit/);
       assertFits(list);
 
       // v: the worktree is verified now; the selected entry's new verdict is said.

@@ -115,6 +115,8 @@ export const keyBindings = {
   reverifyEntry: [{ input: 'v', label: 'v' }],
   reviseEntry: [{ input: 'e', label: 'e' }],
   retireEntry: [{ input: 'x', label: 'x' }],
+  // Entries view: consolidate this directory's scope with the built-in runner (its patch waits on Review).
+  consolidateScope: [{ input: 'c', label: 'c' }],
   // Extraction panel: run with the chosen runner, and open the runner chooser.
   runExtraction: [{ input: 'x', label: 'x' }],
   chooseRunner: [{ input: 'r', label: 'r' }],

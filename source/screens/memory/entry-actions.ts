@@ -3,7 +3,9 @@
 // new candidate (the person's $VISUAL or $EDITOR opens on the entry's text, and the edit becomes a
 // draft marked as revising it, reviewed on Review like any candidate; with no editor set, the draft
 // is a copy of the entry), or retire it (a retirement plan on Prepare & promote, approved and
-// written with that view's keys). State, requests and keys apart from the entries' search state.
+// written with that view's keys); or consolidate the scope of the directory the TUI runs in with
+// the built-in runner, whose patch then waits on Review. State, requests and keys apart from the
+// entries' search state.
 import type { Dispatch } from 'react';
 import type { Application } from '../../api/application.js';
 import type { MemoryEntryView } from '../../api/memory-views.js';
@@ -17,6 +19,7 @@ import type { HelpItem } from '../shell/shell-state.js';
 import { useRequest } from '../widgets/use-request.js';
 import { useKeptRequest } from '../shell/shell-context.js';
 import { type EntriesState, listedRows } from './entries-state.js';
+import { consolidationNotice } from './consolidation-notice.js';
 import { idLabel, type ScreenLine, wrapLines } from './wrap-lines.js';
 import { SCREEN_CLIENT } from '../../memory/revision-clients.js';
 
@@ -25,14 +28,15 @@ export type Revision = { kind: 'edited'; fields: RevisionFields } | { kind: 'cop
 
 type Job =
   | { id: number; kind: 'verify'; entryId: string | null }
-  | { id: number; kind: 'revise'; entry: MemoryEntryView; revision: Revision };
+  | { id: number; kind: 'revise'; entry: MemoryEntryView; revision: Revision }
+  | { id: number; kind: 'consolidate' };
 
 export interface EntryActionsState {
   job: Job | null;
   lastId: number;
   /** Bumped after a verification: the stale list and the open entry are read again. */
   verified: number;
-  /** Bumped after a revise made (or found) its candidate: Review reads its queue again. */
+  /** Bumped after a revise or a consolidation made (or found) what Review lists: Review reads its queue again. */
   revised: number;
   notice: string | null;
   error: ShownError | null;
@@ -41,6 +45,7 @@ export interface EntryActionsState {
 export type EntryActionsAction =
   | { type: 'verify'; entryId: string | null }
   | { type: 'revise'; entry: MemoryEntryView; revision: Revision }
+  | { type: 'consolidate' }
   | { type: 'done'; id: number; notice: string; verified: boolean }
   | { type: 'failed'; id: number; error: ShownError }
   /** An edit that makes nothing: unchanged (a notice), or refused (an error), said on the message line. */
@@ -58,13 +63,16 @@ export const initialEntryActions: EntryActionsState = {
 export function entryActionsReducer(state: EntryActionsState, action: EntryActionsAction): EntryActionsState {
   switch (action.type) {
     case 'verify':
-    case 'revise': {
+    case 'revise':
+    case 'consolidate': {
       if (state.job) return state;
       const id = state.lastId + 1;
       const job: Job =
         action.type === 'verify'
           ? { id, kind: 'verify', entryId: action.entryId }
-          : { id, kind: 'revise', entry: action.entry, revision: action.revision };
+          : action.type === 'revise'
+            ? { id, kind: 'revise', entry: action.entry, revision: action.revision }
+            : { id, kind: 'consolidate' };
       return { ...state, job, lastId: id, notice: null, error: null };
     }
     case 'done':
@@ -74,7 +82,7 @@ export function entryActionsReducer(state: EntryActionsState, action: EntryActio
         job: null,
         notice: action.notice,
         verified: action.verified ? state.verified + 1 : state.verified,
-        revised: state.job.kind === 'revise' ? state.revised + 1 : state.revised,
+        revised: state.job.kind === 'verify' ? state.revised : state.revised + 1,
       };
     case 'failed':
       return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;
@@ -165,6 +173,8 @@ export function useEntryActionEffects(
   });
 
   async function perform(job: Job): Promise<{ notice: string; verified: boolean }> {
+    if (job.kind === 'consolidate')
+      return { notice: consolidationNotice(await app.memoryConsolidate({ cwd })), verified: false };
     if (job.kind === 'verify') {
       const run = await app.memoryVerify({ cwd });
       if (run.state === 'failed') throw new Error(`verification failed: ${run.reason ?? 'no reason given'}`);
@@ -221,7 +231,7 @@ export interface EntryActionKeys {
   edit: EditInEditor;
 }
 
-const COMMANDS = ['reverifyEntry', 'reviseEntry', 'retireEntry'] as const;
+const COMMANDS = ['reverifyEntry', 'reviseEntry', 'retireEntry', 'consolidateScope'] as const;
 
 export function useEntryActionKeys(input: EntryActionKeys, active: boolean) {
   const { entries, dispatch } = input;
@@ -229,7 +239,9 @@ export function useEntryActionKeys(input: EntryActionKeys, active: boolean) {
     COMMANDS,
     (command) => {
       const target = targetEntry(entries);
-      if (command === 'reverifyEntry') dispatch({ type: 'verify', entryId: target?.entryId ?? null });
+      if (command === 'consolidateScope') {
+        if (!entries.open) dispatch({ type: 'consolidate' });
+      } else if (command === 'reverifyEntry') dispatch({ type: 'verify', entryId: target?.entryId ?? null });
       else if (command === 'reviseEntry') {
         if (entries.entry && !isSceneId(entries.entry.id)) dispatch(editEntry(entries.entry, input.edit));
       } else if (target) input.retire(target);
@@ -246,12 +258,19 @@ export function entryActionHelp(entries: EntriesState): HelpItem[] {
     helpItem('verify', ['reverifyEntry']),
     ...(entries.entry && !isSceneId(entries.entry.id) ? [helpItem('edit', ['reviseEntry'])] : []),
     ...(any ? [helpItem('retire', ['retireEntry'])] : []),
+    // Over the scope, not the entry: offered on the list only.
+    ...(entries.open ? [] : [helpItem('consolidate', ['consolidateScope'])]),
   ];
 }
 
+const JOB_TEXT: Record<Job['kind'], string> = {
+  verify: 'verifying…',
+  revise: 'making the candidate…',
+  consolidate: 'consolidating…',
+};
+
 export function entryActionLines(state: EntryActionsState, columns: number): ScreenLine[] {
-  if (state.job)
-    return wrapLines(state.job.kind === 'verify' ? 'verifying…' : 'making the candidate…', columns, 'muted');
+  if (state.job) return wrapLines(JOB_TEXT[state.job.kind], columns, 'muted');
   if (state.error) return wrapLines(`error ${state.error.code}: ${state.error.message}`, columns, 'error');
   if (state.notice) return wrapLines(state.notice, columns, 'ok');
   return [];
