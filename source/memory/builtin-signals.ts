@@ -248,12 +248,12 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
     ),
   ],
   ['you-did', has(/\byou (?:just|already|wrote|picked|made|added|created|did|said)\b/)],
-  // A participle right after "be" is the passive of a rule ("must not be merged", "should be
-  // fixed"), not a story; "was merged" and "has been fixed" still tell one.
+  // A participle right after "be" or "get" is the passive of a rule ("must not be merged", "should
+  // be fixed", "nothing gets merged …"), not a story; "was merged" and "has been fixed" still tell one.
   [
     'past',
     has(
-      /\b(?:was|were|had|did|(?<!\bbe (?:\w+ly )?)(?:found|broke|tried|caused|introduced|started|caught|got|merged|worked|fixed|rewritten)|used to|went|ran|took|happened|wrote|crashed|failed|seemed|last (?:week|month|year|quarter|spring|time))\b/,
+      /\b(?:was|were|had|did|(?<!\b(?:be|gets?) (?:\w+ly )?)(?:found|broke|tried|caused|introduced|started|caught|got|merged|worked|fixed|rewritten)|used to|went|ran|took|happened|wrote|crashed|failed|seemed|last (?:week|month|year|quarter|spring|time))\b/,
     ),
   ],
   [

@@ -326,7 +326,7 @@ describe('"can not" in two words reads as "cannot"', () => {
   });
 });
 
-describe('a participle after "be" is a passive rule, not a story told in the past', () =>
+describe('a participle after "be" or "get" is a passive rule, not a story told in the past', () =>
   // "merged", "fixed", "found" were read as the past tense of a report wherever they stood, so a
   // rule in the passive ("must not be merged", "should be fixed") was dropped; "was merged" and
   // "has been fixed" stay reports.
@@ -337,6 +337,7 @@ describe('a participle after "be" is a passive rule, not a story told in the pas
       'Regressions must be fixed before the release branch is cut.',
       'Hotfixes should be merged into both main and release.',
       'Flaky tests must be fixed, not retried.',
+      'Nothing gets merged without a review.',
     ],
     ['The branch was merged yesterday.', 'We merged the hotfix last week.', 'That regression has been fixed already.'],
   ));
