@@ -1,8 +1,8 @@
 // The Memory screen's Entries view runs a consolidation by keyboard: c makes the built-in runner's
 // patch over this repository's approved entries, says what it proposed, and the patch waits on
 // Review, where c opens it; c again over the same entries says so and makes nothing new; a scope
-// with no approved entry says there is nothing to consolidate. A real host and a real git
-// repository; every frame within 80×24.
+// with no approved entry says there is nothing to consolidate, and an empty Review names the key.
+// A real host and a real git repository; every frame within 80×24.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { Host } from '../../source/host/host.js';
@@ -79,6 +79,11 @@ describe('Memory screen: consolidation run from Entries', { timeout: 120_000 }, 
       const said = await waitForText(view, /nothing to consolidate/);
       assert.match(joined(said), /No approved entries in this repository's memory: nothing to consolidate\./);
       assert.equal((await host.application.memoryReview({ cwd: repo })).patches.length, 0);
+      // An empty Review says where a patch comes from.
+      await press(view, '[');
+      await press(view, '[');
+      const review = await waitForText(view, /Nothing to review/);
+      assert.match(joined(review), /consolidation patches from c on Entries\./);
     } finally {
       await unmount(view);
       await host.stop();

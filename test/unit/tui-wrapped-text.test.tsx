@@ -11,7 +11,7 @@ import { absentDirs, fakeApp, hostStatus, reviewQueue } from '../support/tui-fak
 import { mount, press, resizeTo, unmount, waitForFrame, waitForText } from '../support/tui-harness.js';
 
 const ADVICE =
-  "Nothing to review: no draft or quarantined candidates in any scope. Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose.";
+  "Nothing to review: no draft or quarantined candidates in any scope. Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose; consolidation patches from c on Entries.";
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
@@ -30,7 +30,7 @@ describe('wrapped paragraphs', () => {
   it('are drawn as wrapped, one line each', async () => {
     const view = render(<WrappedText>{ADVICE}</WrappedText>);
     try {
-      const frame = await waitForFrame(view, 'the advice', (text) => text.includes('memory_propose.'));
+      const frame = await waitForFrame(view, 'the advice', (text) => text.includes('c on Entries.'));
       assert.equal(frame, wrapText(ADVICE, 100).join('\n'));
     } finally {
       view.unmount();

@@ -126,7 +126,7 @@ export function ReviewQueue({ state, room, columns }: { state: ReviewState; room
       {state.load && !state.load.quiet ? <Spinner /> : null}
       {state.data && candidates.length === 0 ? (
         <WrappedText color={theme.muted}>
-          {`Nothing to review: no draft or quarantined candidates ${state.filter === 'all' ? 'in any scope' : 'in this scope (s: all scopes)'}. Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose.`}
+          {`Nothing to review: no draft or quarantined candidates ${state.filter === 'all' ? 'in any scope' : 'in this scope (s: all scopes)'}. Candidates come from extraction (] Extraction shows it; common-memory memory extract runs it) and from agents' memory_propose; consolidation patches from c on Entries.`}
         </WrappedText>
       ) : null}
       {candidates.slice(window.start, window.end).map((candidate, offset) => (
