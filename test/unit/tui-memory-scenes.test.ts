@@ -48,10 +48,11 @@ describe('a scene in the Memory screen', () => {
   it('is listed and selectable, but no entry action targets it', () => {
     assert.equal(searched.result?.results.length, 2);
     assert.equal(targetEntry(searched), null);
-    assert.deepEqual(labels(searched), ['verify']);
+    // Consolidation acts on the scope, not on the row: the list offers it on a scene's row too.
+    assert.deepEqual(labels(searched), ['verify', 'consolidate']);
     const onEntry = entriesReducer(searched, { type: 'select', delta: 1 });
     assert.equal(targetEntry(onEntry)?.entryId, 'deploy-01');
-    assert.deepEqual(labels(onEntry), ['verify', 'retire']);
+    assert.deepEqual(labels(onEntry), ['verify', 'retire', 'consolidate']);
   });
 
   it('opened, offers neither edit nor retire', () => {
