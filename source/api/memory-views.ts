@@ -164,6 +164,13 @@ export const memoryConsolidateResultSchema = z.strictObject({
 });
 export type MemoryConsolidateResult = z.infer<typeof memoryConsolidateResultSchema>;
 
+/**
+ * A consolidation that proposed nothing: its patch of no operation answers the task but is not kept
+ * (nothing to review, no id handed out). A stale refusal says so instead.
+ */
+export const proposedNothing = (result: MemoryConsolidateResult): boolean =>
+  result.patch?.operations.length === 0 && result.outcome !== 'stale';
+
 export const memoryReviewSchema = z.strictObject({
   /** The filter the page was read with. */
   scope: reviewScope,

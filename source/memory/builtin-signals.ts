@@ -37,6 +37,9 @@ const SCOPE_NOUNS = String.raw`(?:repo|repository|project|codebase|monorepo|team
 
 const has = (pattern: RegExp) => (text: string) => pattern.test(text);
 
+/** A modal before "be": a convention or a rule said in the passive ("must not be merged", "should be kept"). */
+const MODAL_BE = String.raw`(?:must|should|has to|have to|needs? to|cannot|can't|can not)(?: not| never)? be`;
+
 const IDENTITY_SCOPE = new RegExp(String.raw`\bthis (?:is an? |${SCOPE_NOUNS} is )`);
 
 /**
@@ -199,7 +202,9 @@ const SIGNALS: Array<[string, (s: string) => boolean]> = [
   [
     'passive-convention',
     has(
-      /\b(?:must|should|has to|have to|needs? to|cannot|can't|can not)(?: not| never)? be (?:\w+ly )?(?:merged|squashed|rebased|fixed|approved)\b|\b(?:is|are|gets?|(?:must|should|has to|have to|needs? to|cannot|can't|can not)(?: not| never)? be) (?:\w+ly )?(?:written|rewritten|persisted|produced|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b/,
+      new RegExp(
+        String.raw`\b${MODAL_BE} (?:\w+ly )?(?:merged|squashed|rebased|fixed|approved)\b|\b(?:is|are|gets?|${MODAL_BE}) (?:\w+ly )?(?:written|rewritten|persisted|produced|handled|generated|built|hashed|serialized|recorded|committed|tested|loaded|reviewed|spelled|required|wrapped|protected|frozen|patched|published|regenerated|kept|stored|read|done|managed|deployed|pinned|signed|encrypted|named|formatted|linted|versioned|tagged|cached|shared|recreated|created|promoted|built|integers|opaque|idempotent|lowercase|uppercase|separate|off|on)\b`,
+      ),
     ),
   ],
   // Not a rate after its number: "50 jobs/min", "5 req/s".

@@ -2,7 +2,7 @@
 // scope's approved entries, run by the built-in runner or — with --runner — by a profile of
 // runners.json once its plan (the exact bytes) is approved by digest; its patch waits in
 // `memory review` as one item. No file in the memory root changes.
-import type { MemoryConsolidateResult } from '../../api/memory-views.js';
+import { type MemoryConsolidateResult, proposedNothing } from '../../api/memory-views.js';
 import { refuseConsolidation } from '../../client/memory-refusals.js';
 import { CmError, EXIT } from '../../errors.js';
 import { fitLines, type Output } from '../output.js';
@@ -72,9 +72,8 @@ const approved = (count: number): string => counted(count, 'approved entry', 'ap
 
 function outcomeText(result: MemoryConsolidateResult): string {
   if (result.pendingPlan) return approvalText(result.pendingPlan, 'common-memory memory consolidate');
-  // A patch of no operation answers its task but is not kept: there is nothing to review, and no
-  // id is handed out (memory prepare and memory patch of it would find no patch).
-  if (result.patch?.operations.length === 0 && result.outcome !== 'stale')
+  // No id is handed out: memory prepare and memory patch of it would find no patch.
+  if (proposedNothing(result))
     return [
       result.entries === 0
         ? `no approved entries in the ${result.scope} memory: nothing to consolidate`

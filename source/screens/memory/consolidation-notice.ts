@@ -1,6 +1,6 @@
 // What the Entries view says after `c` consolidated a scope (memory consolidate's outcomes, in the
 // TUI's words: where the patch is now and which key reaches it, never a command to type).
-import type { MemoryConsolidateResult } from '../../api/memory-views.js';
+import { type MemoryConsolidateResult, proposedNothing } from '../../api/memory-views.js';
 import { counted } from '../../ground/count-text.js';
 
 const approved = (count: number): string => counted(count, 'approved entry', 'approved entries');
@@ -20,7 +20,7 @@ export function consolidationNotice(result: MemoryConsolidateResult): string {
   ];
   const said = (text: string) => [text, ...notes].join(' ');
   const patch = result.patch;
-  if (patch?.operations.length === 0 && result.outcome !== 'stale')
+  if (proposedNothing(result))
     return said(
       result.entries === 0
         ? `No approved entries in ${result.scope === 'project' ? "this repository's memory" : 'your user memory'}: nothing to consolidate.`

@@ -37,7 +37,7 @@ export interface EntryActionsState {
   /** Bumped after a verification: the stale list and the open entry are read again. */
   verified: number;
   /** Bumped after a revise or a consolidation made (or found) what Review lists: Review reads its queue again. */
-  revised: number;
+  reviewChanged: number;
   notice: string | null;
   error: ShownError | null;
 }
@@ -55,7 +55,7 @@ export const initialEntryActions: EntryActionsState = {
   job: null,
   lastId: 0,
   verified: 0,
-  revised: 0,
+  reviewChanged: 0,
   notice: null,
   error: null,
 };
@@ -82,7 +82,7 @@ export function entryActionsReducer(state: EntryActionsState, action: EntryActio
         job: null,
         notice: action.notice,
         verified: action.verified ? state.verified + 1 : state.verified,
-        revised: state.job.kind === 'verify' ? state.revised : state.revised + 1,
+        reviewChanged: state.job.kind === 'verify' ? state.reviewChanged : state.reviewChanged + 1,
       };
     case 'failed':
       return state.job?.id === action.id ? { ...state, job: null, error: action.error } : state;

@@ -182,8 +182,8 @@ export function Memory() {
   }, [actions.verified]);
   // A revision made on Entries is a new candidate: Review reads its queue again (kept on screen).
   useEffect(() => {
-    if (actions.revised > 0) dispatchReview({ type: 'reload', quiet: true });
-  }, [actions.revised]);
+    if (actions.reviewChanged > 0) dispatchReview({ type: 'reload', quiet: true });
+  }, [actions.reviewChanged]);
   // What Review last said is about the candidate it was said on: shown another view, it is gone.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the effect is the view changing
   useEffect(() => {
